@@ -1,0 +1,70 @@
+"""Scores from statistics: the jar's ``MeteorScorer.computeMetrics`` with IEEE semantics."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+from .javafmt import java_div
+from .stats import MeteorStats
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """Precision, recall, Fmean, fragmentation and score of one set of statistics.
+
+    Values are Java doubles: precision, recall and the penalty can be NaN or
+    infinite (e.g. with no matches); ``score`` is always a number in [0, 1]
+    for non-negative parameters.
+    """
+
+    precision: float
+    recall: float
+    f1: float
+    fmean: float
+    fragmentation: float
+    fragmentation_penalty: float
+    score: float
+
+
+def compute_metrics(stats: MeteorStats, weights: Sequence[float],
+                    alpha: float, beta: float, gamma: float, delta: float) -> Metrics:
+    """Score statistics in the jar's operation order (bit-compatible arithmetic)."""
+    t_wl = (delta * (stats.test_length - stats.test_function_words)) + ((1.0 - delta) * stats.test_function_words)
+    r_wl = (delta * (stats.ref_length - stats.ref_function_words)) + ((1.0 - delta) * stats.ref_function_words)
+    n = len(weights)
+    if n > len(stats.test_content_matches):
+        raise ValueError(f"{n} weights but statistics for {len(stats.test_content_matches)} modules")
+    t_wm = r_wm = 0.0
+    for i in range(n):
+        t_wm += stats.test_content_matches[i] * weights[i] * delta
+    for i in range(n):
+        r_wm += stats.ref_content_matches[i] * weights[i] * delta
+    for i in range(n):
+        t_wm += stats.test_function_matches[i] * weights[i] * (1.0 - delta)
+    for i in range(n):
+        r_wm += stats.ref_function_matches[i] * weights[i] * (1.0 - delta)
+    precision = java_div(t_wm, t_wl)
+    recall = java_div(r_wm, r_wl)
+    f1 = java_div(2 * precision * recall, precision + recall)
+    fmean = java_div(1.0, java_div(1.0 - alpha, precision) + java_div(alpha, recall))
+    if stats.is_perfect:
+        frag = 0.0
+    else:
+        frag = java_div(float(stats.chunks), (stats.test_word_matches + stats.ref_word_matches) / 2)
+    penalty = gamma * _java_pow(frag, beta)
+    score = fmean * (1.0 - penalty)
+    if math.isnan(score):
+        score = 0.0
+    elif not score > 0.0:  # Math.max(score, 0.0), which also turns -0.0 into 0.0
+        score = 0.0
+    return Metrics(precision, recall, f1, fmean, frag, penalty, score)
+
+
+def _java_pow(x: float, y: float) -> float:
+    """``Math.pow`` for the values METEOR produces (x >= 0 or NaN)."""
+    try:
+        return math.pow(x, y)
+    except (OverflowError, ValueError):
+        return math.nan if math.isnan(x) else math.inf

@@ -1,0 +1,134 @@
+"""Additive METEOR sufficient statistics (the jar's ``MeteorStats``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from .javafmt import java_double_str
+
+MAX_MODULES = 4
+STATS_LINE_FIELDS = 23
+
+
+def _perfect(total_test: int, total_ref: int, test_len: int, ref_len: int, chunks: int) -> bool:
+    return total_test == test_len and total_ref == ref_len and chunks == 1
+
+
+@dataclass(frozen=True)
+class MeteorStats:
+    """Counts for one segment, or the sum over many (``+`` or :meth:`sum`).
+
+    Per-module tuples are indexed by the position of the module in the
+    configuration. Lengths and match counts are words, or UTF-16 code units in
+    character mode; ``chunks`` and the word-match counts are always words.
+    Summing follows the jar's corpus rule: a perfect segment (everything
+    matched in one chunk) contributes no chunks.
+    """
+
+    test_length: int
+    ref_length: int
+    test_function_words: int
+    ref_function_words: int
+    test_content_matches: tuple[int, ...]
+    ref_content_matches: tuple[int, ...]
+    test_function_matches: tuple[int, ...]
+    ref_function_matches: tuple[int, ...]
+    chunks: int
+    test_word_matches: int
+    ref_word_matches: int
+
+    @property
+    def test_total_matches(self) -> int:
+        return sum(self.test_content_matches) + sum(self.test_function_matches)
+
+    @property
+    def ref_total_matches(self) -> int:
+        return sum(self.ref_content_matches) + sum(self.ref_function_matches)
+
+    @property
+    def is_perfect(self) -> bool:
+        """Everything matched in a single chunk (the fragmentation penalty is then 0)."""
+        return _perfect(self.test_total_matches, self.ref_total_matches,
+                        self.test_length, self.ref_length, self.chunks)
+
+    def __add__(self, other: "MeteorStats") -> "MeteorStats":
+        if not isinstance(other, MeteorStats):
+            return NotImplemented
+        return MeteorStats.sum((self, other))
+
+    @staticmethod
+    def sum(items: Iterable["MeteorStats"]) -> "MeteorStats":
+        """Aggregate segment statistics exactly as the jar's ``addStats`` does."""
+        t_len = r_len = t_fw = r_fw = chunks = t_wm = r_wm = 0
+        tc: list[int] = []
+        rc: list[int] = []
+        tf: list[int] = []
+        rf: list[int] = []
+        count = 0
+        for s in items:
+            count += 1
+            t_len += s.test_length
+            r_len += s.ref_length
+            t_fw += s.test_function_words
+            r_fw += s.ref_function_words
+            width = len(s.test_content_matches)
+            if width > len(tc):
+                pad = [0] * (width - len(tc))
+                tc += pad
+                rc += pad
+                tf += pad
+                rf += pad
+            for i in range(width):
+                tc[i] += s.test_content_matches[i]
+                rc[i] += s.ref_content_matches[i]
+                tf[i] += s.test_function_matches[i]
+                rf[i] += s.ref_function_matches[i]
+            if not s.is_perfect:
+                chunks += s.chunks
+            t_wm += s.test_word_matches
+            r_wm += s.ref_word_matches
+        if count == 0:
+            raise ValueError("cannot sum an empty collection of statistics")
+        return MeteorStats(t_len, r_len, t_fw, r_fw, tuple(tc), tuple(rc), tuple(tf), tuple(rf),
+                           chunks, t_wm, r_wm)
+
+    def to_list(self) -> list[int]:
+        """The 23 numbers of the jar's ``-ssOut`` line (unused module slots are 0)."""
+        values = [self.test_length, self.ref_length, self.test_function_words, self.ref_function_words]
+        for i in range(MAX_MODULES):
+            if i < len(self.test_content_matches):
+                values += [self.test_content_matches[i], self.ref_content_matches[i],
+                           self.test_function_matches[i], self.ref_function_matches[i]]
+            else:
+                values += [0, 0, 0, 0]
+        values += [self.chunks, self.test_word_matches, self.ref_word_matches]
+        return values
+
+    def to_line(self) -> str:
+        """The jar's ``-ssOut`` line: 23 numbers formatted like Java doubles (``8.0 10.0 ...``)."""
+        return " ".join(java_double_str(v) for v in self.to_list())
+
+    @classmethod
+    def from_list(cls, values: Sequence[float], n_modules: int = MAX_MODULES) -> "MeteorStats":
+        """Parse the 23 numbers of a stats line; ``n_modules`` slots are kept."""
+        if len(values) != STATS_LINE_FIELDS:
+            raise ValueError(f"a METEOR stats line has {STATS_LINE_FIELDS} numbers, got {len(values)}")
+        if not 1 <= n_modules <= MAX_MODULES:
+            raise ValueError(f"n_modules must be 1..{MAX_MODULES}, got {n_modules}")
+        ints = []
+        for v in values:
+            f = float(v)
+            if not (f >= 0 and f == int(f)):
+                raise ValueError(f"stats must be non-negative whole numbers, got {v!r}")
+            ints.append(int(f))
+        slots = [ints[4 + 4 * i: 8 + 4 * i] for i in range(n_modules)]
+        return cls(ints[0], ints[1], ints[2], ints[3],
+                   tuple(s[0] for s in slots), tuple(s[1] for s in slots),
+                   tuple(s[2] for s in slots), tuple(s[3] for s in slots),
+                   ints[20], ints[21], ints[22])
+
+    @classmethod
+    def from_line(cls, line: str, n_modules: int = MAX_MODULES) -> "MeteorStats":
+        """Parse a jar ``-ssOut`` line (or :meth:`to_line` output)."""
+        return cls.from_list(line.split(), n_modules)
