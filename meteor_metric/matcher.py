@@ -1,0 +1,133 @@
+"""Candidate matchers (exact, stem, synonym, paraphrase) with the jar's candidate order.
+
+Every matcher returns ``(ref_start, ref_len, hyp_start, hyp_len)`` tuples in the
+order the jar appends them; the order breaks ties in the aligner. Token
+equality is Java ``String.hashCode`` equality, as in the jar (hash collisions
+count as exact matches).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Protocol, Sequence
+
+from .javafmt import java_string_hash
+
+Span = tuple[int, int, int, int]
+
+_HASH_CACHE: dict[str, int] = {}
+_CACHE_LIMIT = 500_000
+
+
+def token_keys(tokens: Sequence[str]) -> list[int]:
+    """Java hash codes of tokens (cached)."""
+    cache = _HASH_CACHE
+    keys = []
+    for t in tokens:
+        k = cache.get(t)
+        if k is None:
+            if len(cache) >= _CACHE_LIMIT:
+                cache.clear()
+            k = cache[t] = java_string_hash(t)
+        keys.append(k)
+    return keys
+
+
+class Matcher(Protocol):
+    kind: str
+
+    def find(self, hyp: Sequence[str], ref: Sequence[str],
+             hyp_keys: Sequence[int], ref_keys: Sequence[int]) -> list[Span]: ...
+
+
+def _pairs_by_key(hyp_match: Sequence[int], ref_match: Sequence[int],
+                  hyp_identity: Sequence[int] | None = None,
+                  ref_identity: Sequence[int] | None = None) -> list[Span]:
+    """All (j, i) with equal match keys, j-major and i ascending.
+
+    With identity keys given, pairs whose tokens are identical are skipped.
+    """
+    positions: dict[int, list[int]] = {}
+    for i, k in enumerate(hyp_match):
+        positions.setdefault(k, []).append(i)
+    out = []
+    for j, k in enumerate(ref_match):
+        found = positions.get(k)
+        if not found:
+            continue
+        if hyp_identity is None:
+            out.extend((j, 1, i, 1) for i in found)
+        else:
+            rk = ref_identity[j]
+            out.extend((j, 1, i, 1) for i in found if hyp_identity[i] != rk)
+    return out
+
+
+class ExactMatcher:
+    """Tokens with equal Java hash codes."""
+
+    kind = "exact"
+
+    def find(self, hyp, ref, hyp_keys, ref_keys) -> list[Span]:
+        return _pairs_by_key(hyp_keys, ref_keys)
+
+
+class StemMatcher:
+    """Tokens with equal stems (Java hash of the stem) that are not already identical."""
+
+    kind = "stem"
+
+    def __init__(self, stem: Callable[[str], str]):
+        self._stem = stem
+        self._cache: dict[str, int] = {}
+
+    def _stem_keys(self, tokens: Sequence[str]) -> list[int]:
+        cache = self._cache
+        keys = []
+        for t in tokens:
+            k = cache.get(t)
+            if k is None:
+                if len(cache) >= _CACHE_LIMIT:
+                    cache.clear()
+                k = cache[t] = java_string_hash(self._stem(t))
+            keys.append(k)
+        return keys
+
+    def find(self, hyp, ref, hyp_keys, ref_keys) -> list[Span]:
+        return _pairs_by_key(self._stem_keys(hyp), self._stem_keys(ref), hyp_keys, ref_keys)
+
+
+class SynonymMatcher:
+    """Tokens sharing a WordNet synset (with the jar's morphology) that are not identical."""
+
+    kind = "synonym"
+
+    def __init__(self, synsets: Callable[[str], frozenset]):
+        self._synsets = synsets
+
+    def find(self, hyp, ref, hyp_keys, ref_keys) -> list[Span]:
+        synsets = self._synsets
+        hyp_sets = [(i, s) for i, s in enumerate(map(synsets, hyp)) if s]
+        if not hyp_sets:
+            return []
+        out = []
+        for j, word in enumerate(ref):
+            ref_set = synsets(word)
+            if not ref_set:
+                continue
+            rk = ref_keys[j]
+            for i, hyp_set in hyp_sets:
+                if hyp_keys[i] != rk and not ref_set.isdisjoint(hyp_set):
+                    out.append((j, 1, i, 1))
+        return out
+
+
+class ParaphraseMatcher:
+    """Phrase pairs from a paraphrase table (exact token equality, duplicates kept)."""
+
+    kind = "paraphrase"
+
+    def __init__(self, table):
+        self._table = table
+
+    def find(self, hyp, ref, hyp_keys, ref_keys) -> list[Span]:
+        return self._table.matches(hyp, ref)
