@@ -1,0 +1,309 @@
+"""The public scoring API: :class:`Meteor`, and the result types it returns."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, Iterator, Optional, Sequence, Union
+
+from . import __version__
+from .aligner import Match, align, count_chunks, find_candidates
+from .javafmt import utf16_len
+from .matcher import ExactMatcher, Matcher, ParaphraseMatcher, StemMatcher, SynonymMatcher, token_keys
+from .normalize import java_lower, load_function_words, normalize_line, tokenize
+from .params import LANGUAGE_NAMES, METEOR_VERSION, MODULE_SHORT, MeteorParams, resolve_params
+from .scorer import Metrics, compute_metrics
+from .stats import MeteorStats
+
+References = Union[str, Sequence[str]]
+
+_TEXT_CACHE_SIZE = 1 << 16
+
+
+@dataclass(frozen=True)
+class SegmentResult:
+    """METEOR of one hypothesis against its best reference.
+
+    ``alignment`` lists the matches in reference order; ``hyp_tokens`` and
+    ``ref_tokens`` are the normalised tokens the alignment indexes.
+    """
+
+    score: float
+    precision: float
+    recall: float
+    fmean: float
+    fragmentation_penalty: float
+    chunks: int
+    stats: MeteorStats
+    best_ref: int
+    alignment: tuple[Match, ...]
+    hyp_tokens: tuple[str, ...]
+    ref_tokens: tuple[str, ...]
+    signature: str
+
+
+@dataclass(frozen=True)
+class CorpusResult:
+    """Corpus METEOR, computed from the summed segment statistics (not a mean of segment scores)."""
+
+    score: float
+    precision: float
+    recall: float
+    fmean: float
+    fragmentation_penalty: float
+    chunks: int
+    stats: MeteorStats
+    segments: tuple[SegmentResult, ...]
+    signature: str
+
+    @property
+    def segment_scores(self) -> list[float]:
+        return [s.score for s in self.segments]
+
+
+class Meteor:
+    """A METEOR 1.5 scorer; the defaults equal the jar's ``-l en -norm``.
+
+    >>> m = Meteor()
+    >>> m.sentence_score("the cat sat on the mat", ["the cat sat on the mat"]).score
+    1.0
+    >>> round(m.sentence_score("a cat sat on a mat", "the cat sat on the mat").score, 4)
+    0.6209
+
+    Keyword options mirror the jar's flags: ``task`` (``-t``), ``modules``
+    (``-m``), ``weights`` (``-w``), ``parameters`` (``-p``: alpha beta gamma
+    delta), ``normalization`` (``norm``, ``norm_nopunct``, ``lc_only``,
+    ``no_norm``), ``char_based`` (``-ch``), ``beam_size`` (``-x``),
+    ``function_words`` (``-s``, a file) and ``paraphrase_table`` (``-a``).
+    A scorer is safe to share between threads.
+    """
+
+    def __init__(
+        self,
+        language: str = "en",
+        task: Optional[str] = None,
+        *,
+        modules: Optional[Sequence[str]] = None,
+        weights: Optional[Sequence[float]] = None,
+        parameters: Optional[Sequence[float]] = None,
+        normalization: str = "norm",
+        char_based: bool = False,
+        beam_size: int = 40,
+        function_words: Optional[str] = None,
+        paraphrase_table: Optional[str] = None,
+        cache_dir: Optional[str] = None,
+    ):
+        params = resolve_params(
+            language, task, parameters=parameters, weights=weights, modules=modules,
+            normalization=normalization, char_based=char_based, beam_size=beam_size,
+            function_words=function_words, paraphrase_table=paraphrase_table)
+        self._init(params, cache_dir)
+
+    @classmethod
+    def from_params(cls, params: MeteorParams, cache_dir: Optional[str] = None) -> "Meteor":
+        """A scorer for an already resolved configuration."""
+        if not isinstance(params, MeteorParams):
+            raise TypeError(f"params must be a MeteorParams, got {type(params).__name__}")
+        self = cls.__new__(cls)
+        self._init(params, cache_dir)
+        return self
+
+    def _init(self, params: MeteorParams, cache_dir: Optional[str]) -> None:
+        self.params = params
+        self._resource_ids: list[str] = []
+        self._matchers: list[Matcher] = [self._make_matcher(m, cache_dir) for m in params.modules]
+        self._exact_type = [m == "exact" for m in params.modules]
+        if params.function_words is None:
+            self._function_words = load_function_words("en")  # the jar always uses English (spec §10)
+            fw_id = "english"
+        else:
+            self._function_words, digest = _read_word_file(params.function_words)
+            fw_id = f"file-{digest}"
+        self._preprocess = lru_cache(maxsize=_TEXT_CACHE_SIZE)(self._preprocess_uncached)
+        self._base_signature = "|".join((
+            f"meteor-{METEOR_VERSION}",
+            f"lang:{params.language}",
+            f"task:{params.task}",
+            f"norm:{params.normalization}",
+            f"unit:{'char' if params.char_based else 'word'}",
+            "mods:" + "_".join(MODULE_SHORT[m] for m in params.modules),
+            "w:" + ",".join(repr(w) for w in params.weights),
+            "p:" + ",".join(repr(p) for p in params.parameters),
+            f"beam:{params.beam_size}",
+            f"fw:{fw_id}",
+        ) + tuple(self._resource_ids))
+
+    def _make_matcher(self, module: str, cache_dir: Optional[str]) -> Matcher:
+        lang = self.params.language
+        if module == "exact":
+            return ExactMatcher()
+        if module == "stem":
+            from .stemmers import get_stemmer
+
+            return StemMatcher(get_stemmer(LANGUAGE_NAMES[lang]))
+        if module == "synonym":
+            from .synonyms import SynonymTable
+
+            self._resource_ids.append("syn:wn30")
+            return SynonymMatcher(SynonymTable.english().synsets)
+        from .paraphrase import ParaphraseTable, find_paraphrase_table
+
+        table = ParaphraseTable.load(find_paraphrase_table(lang, self.params.paraphrase_table), cache_dir)
+        self._resource_ids.append(f"para:{table.fingerprint}")
+        return ParaphraseMatcher(table)
+
+    # -- preprocessing -------------------------------------------------------------------------
+
+    def _preprocess_uncached(self, text: str) -> tuple[str, ...]:
+        mode = self.params.normalization
+        if mode in ("norm", "norm_nopunct"):
+            text = normalize_line(text, self.params.language, keep_punct=mode == "norm")
+        if mode != "no_norm":
+            text = java_lower(text)
+        return tuple(tokenize(text))
+
+    def tokens(self, text: str) -> tuple[str, ...]:
+        """The tokens METEOR aligns for a text under this configuration."""
+        return self._preprocess(_check_text(text, "text"))
+
+    # -- scoring -------------------------------------------------------------------------------
+
+    @property
+    def signature(self) -> str:
+        """Every setting that changes the number, plus the package version."""
+        return f"{self._base_signature}|version:{__version__}"
+
+    def corpus_signature(self, n_refs: Iterable[int]) -> str:
+        counts = sorted(set(n_refs))
+        nrefs = str(counts[0]) if len(counts) == 1 else "var"
+        return f"{self._base_signature}|nrefs:{nrefs}|version:{__version__}"
+
+    def sentence_score(self, hypothesis: str, references: References) -> SegmentResult:
+        """Score one hypothesis against one reference or a list of references."""
+        hyp = _check_text(hypothesis, "hypothesis")
+        refs = _check_refs(references, "references")
+        return self._segment(hyp, refs)
+
+    def corpus_score(self, hypotheses: Sequence[str], references: Sequence[References]) -> CorpusResult:
+        """Score a corpus: ``references[k]`` is a string or a list of strings for ``hypotheses[k]``."""
+        pairs = list(check_corpus(hypotheses, references))
+        segments = tuple(self._segment(h, r) for h, r in pairs)
+        return self.aggregate(segments, [len(r) for _, r in pairs])
+
+    def aggregate(self, segments: Sequence[SegmentResult], n_refs: Iterable[int]) -> CorpusResult:
+        """Combine already scored segments into a corpus result."""
+        if not segments:
+            raise ValueError("cannot score an empty corpus: give at least one hypothesis")
+        total = MeteorStats.sum(s.stats for s in segments)
+        metrics = self.score_stats(total)
+        return CorpusResult(metrics.score, metrics.precision, metrics.recall, metrics.fmean,
+                            metrics.fragmentation_penalty, total.chunks, total, tuple(segments),
+                            self.corpus_signature(n_refs))
+
+    def score_stats(self, stats: MeteorStats) -> Metrics:
+        """Score statistics (of a segment, or summed over a corpus) with this configuration."""
+        p = self.params
+        if len(stats.test_content_matches) != len(p.modules):
+            raise ValueError(f"statistics have {len(stats.test_content_matches)} module slots, "
+                             f"this configuration has {len(p.modules)} modules")
+        return compute_metrics(stats, p.weights, p.alpha, p.beta, p.gamma, p.delta)
+
+    def _segment(self, hyp: str, refs: Sequence[str]) -> SegmentResult:
+        hyp_tokens = self._preprocess(hyp)
+        best: Optional[tuple] = None
+        best_score = -1.0
+        for k, ref in enumerate(refs):
+            ref_tokens = self._preprocess(ref)
+            stats, alignment = self._align_pair(hyp_tokens, ref_tokens)
+            metrics = self.score_stats(stats)
+            if metrics.score > best_score:
+                best_score = metrics.score
+                best = (k, ref_tokens, stats, alignment, metrics)
+        k, ref_tokens, stats, alignment, metrics = best
+        return SegmentResult(metrics.score, metrics.precision, metrics.recall, metrics.fmean,
+                             metrics.fragmentation_penalty, stats.chunks, stats, k, tuple(alignment),
+                             hyp_tokens, ref_tokens, self.signature)
+
+    def _align_pair(self, hyp: tuple[str, ...], ref: tuple[str, ...]) -> tuple[MeteorStats, list[Match]]:
+        hyp_keys = token_keys(hyp)
+        ref_keys = token_keys(ref)
+        candidates = find_candidates(hyp, ref, hyp_keys, ref_keys, self._matchers)
+        matches = align(len(hyp), candidates, self._exact_type, self.params.beam_size)
+        return self._stats(hyp, ref, matches), matches
+
+    def _stats(self, hyp: Sequence[str], ref: Sequence[str], matches: Sequence[Match]) -> MeteorStats:
+        n = len(self._matchers)
+        fw = self._function_words
+        hyp_fw = [java_lower(w) in fw for w in hyp]
+        ref_fw = [java_lower(w) in fw for w in ref]
+        size = utf16_len if self.params.char_based else _one
+        tc, rc, tf, rf = [0] * n, [0] * n, [0] * n, [0] * n
+        hyp_words = ref_words = 0
+        for m in matches:
+            for k in range(m.hyp_start, m.hyp_start + m.hyp_len):
+                if hyp_fw[k]:
+                    tf[m.module] += size(hyp[k])
+                else:
+                    tc[m.module] += size(hyp[k])
+            for k in range(m.ref_start, m.ref_start + m.ref_len):
+                if ref_fw[k]:
+                    rf[m.module] += size(ref[k])
+                else:
+                    rc[m.module] += size(ref[k])
+            hyp_words += m.hyp_len
+            ref_words += m.ref_len
+        return MeteorStats(
+            sum(size(w) for w in hyp), sum(size(w) for w in ref),
+            sum(size(w) for w, f in zip(hyp, hyp_fw) if f), sum(size(w) for w, f in zip(ref, ref_fw) if f),
+            tuple(tc), tuple(rc), tuple(tf), tuple(rf),
+            count_chunks(matches), hyp_words, ref_words)
+
+
+def _one(_: str) -> int:
+    return 1
+
+
+def _read_word_file(path: str) -> tuple[frozenset[str], str]:
+    """A function-word list: one word per line, taken verbatim (Java ``readLine``)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        raise FileNotFoundError(f"cannot read function-word list {path!r}: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"function-word list {path!r} is not UTF-8 (byte {exc.start})") from None
+    return frozenset(text.splitlines()), hashlib.sha256(data).hexdigest()[:12]
+
+
+def _check_text(value: object, where: str) -> str:
+    if not isinstance(value, str):
+        kind = "None" if value is None else type(value).__name__
+        raise TypeError(f"{where} must be a string, got {kind}")
+    return value
+
+
+def _check_refs(value: object, where: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    if value is None or not isinstance(value, (list, tuple)):
+        kind = "None" if value is None else type(value).__name__
+        raise TypeError(f"{where} must be a string or a list of strings, got {kind}")
+    if not value:
+        raise ValueError(f"{where} is empty: every hypothesis needs at least one reference")
+    return tuple(_check_text(r, f"{where}[{i}]") for i, r in enumerate(value))
+
+
+def check_corpus(hypotheses: Sequence[str], references: Sequence[References]) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """Validate a corpus and yield (hypothesis, references) pairs; errors name the segment."""
+    for name, value in (("hypotheses", hypotheses), ("references", references)):
+        if isinstance(value, str) or not isinstance(value, Sequence):
+            kind = "None" if value is None else type(value).__name__
+            raise TypeError(f"{name} must be a list (one item per segment), got {kind}")
+    if len(hypotheses) != len(references):
+        raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} references: "
+                         "give one reference (or list of references) per hypothesis")
+    for k, (hyp, refs) in enumerate(zip(hypotheses, references)):
+        yield _check_text(hyp, f"hypotheses[{k}]"), _check_refs(refs, f"references[{k}]")
