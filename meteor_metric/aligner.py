@@ -15,15 +15,13 @@ Reproduced on purpose, because they change scores:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from operator import itemgetter
-from typing import Optional, Sequence
+from typing import NamedTuple, Optional, Sequence
 
 from .matcher import Matcher
 
 
-@dataclass(frozen=True)
-class Match:
+class Match(NamedTuple):
     """An aligned unit: ``ref_len`` reference words at ``ref_start`` matched to
     ``hyp_len`` hypothesis words at ``hyp_start`` by module number ``module``."""
 
@@ -34,26 +32,7 @@ class Match:
     module: int
 
     def as_list(self) -> list[int]:
-        return [self.ref_start, self.ref_len, self.hyp_start, self.hyp_len, self.module]
-
-
-class _Cand:
-    """A candidate match with what the search needs precomputed."""
-
-    __slots__ = ("match", "hyp_mask", "ref_mask", "gain", "distance", "ref_end", "hyp_start", "hyp_end")
-
-    def __init__(self, match: Match, exact_type: bool):
-        self.match = match
-        self.hyp_mask = ((1 << match.hyp_len) - 1) << match.hyp_start
-        self.ref_mask = ((1 << match.ref_len) - 1) << match.ref_start
-        if exact_type:
-            self.gain = match.hyp_len + match.ref_len
-        else:  # int(m + len * 0.5) on each side
-            self.gain = match.hyp_len // 2 + match.ref_len // 2
-        self.distance = abs(match.ref_start - match.hyp_start)
-        self.ref_end = match.ref_start + match.ref_len
-        self.hyp_start = match.hyp_start
-        self.hyp_end = match.hyp_start + match.hyp_len
+        return list(self)
 
 
 _sort_key = itemgetter(0)
@@ -63,7 +42,7 @@ def find_candidates(hyp: Sequence[str], ref: Sequence[str], hyp_keys: Sequence[i
                     ref_keys: Sequence[int], matchers: Sequence[Matcher]) -> list[list[Match]]:
     """Candidates per reference position, in the order the jar appends them."""
     candidates: list[list[Match]] = [[] for _ in ref]
-    n_modules = 1 if list(hyp_keys) == list(ref_keys) else len(matchers)
+    n_modules = 1 if hyp_keys == ref_keys else len(matchers)
     for module in range(n_modules):
         for ref_start, ref_len, hyp_start, hyp_len in matchers[module].find(hyp, ref, hyp_keys, ref_keys):
             candidates[ref_start].append(Match(ref_start, ref_len, hyp_start, hyp_len, module))
@@ -83,49 +62,65 @@ def align(n_hyp: int, candidates: Sequence[Sequence[Match]], exact_type: Sequenc
             for k in range(m.ref_start, m.ref_start + m.ref_len):
                 ref_cover[k] += 1
 
-    fixed: list[Optional[_Cand]] = [None] * n_ref
-    used_hyp = used_ref = 0
+    fixed: list[Optional[Match]] = [None] * n_ref
     ambiguous = False
     for j, cands in enumerate(candidates):
         if len(cands) == 1:
             m = cands[0]
             if (all(ref_cover[k] == 1 for k in range(j, j + m.ref_len))
                     and all(hyp_cover[k] == 1 for k in range(m.hyp_start, m.hyp_start + m.hyp_len))):
-                c = fixed[j] = _Cand(m, exact_type[m.module])
-                used_hyp |= c.hyp_mask
-                used_ref |= c.ref_mask
+                fixed[j] = m
                 continue
         if cands:
             ambiguous = True
     if not ambiguous:  # a single path that takes every fixed match
-        return [c.match for c in fixed if c is not None]
-
-    chosen: list[Optional[Match]] = [c.match if c is not None else None for c in fixed]
-    node = _search(candidates, exact_type, fixed, ref_cover, used_hyp, used_ref, beam_size)
+        return [m for m in fixed if m is not None]
+    chosen = list(fixed)
+    node = _search(candidates, exact_type, fixed, ref_cover, beam_size)
     while node is not None:
         m, node = node
         chosen[m.ref_start] = m
     return [m for m in chosen if m is not None]
 
 
-def _search(candidates: Sequence[Sequence[Match]], exact_type: Sequence[bool], fixed: list[Optional[_Cand]],
-            ref_cover: list[int], used_hyp: int, used_ref: int, beam_size: int):
+def _span_mask(start: int, length: int) -> int:
+    return ((1 << length) - 1) << start
+
+
+def _gain(m: Match, exact_type: bool) -> int:
+    """The jar's aligner credit: weight 1 for exact-type modules, else 0.5 added to an int (truncated)."""
+    if exact_type:
+        return m.hyp_len + m.ref_len
+    return m.hyp_len // 2 + m.ref_len // 2
+
+
+def _search(candidates: Sequence[Sequence[Match]], exact_type: Sequence[bool], fixed: list[Optional[Match]],
+            ref_cover: list[int], beam_size: int):
     """Run the jar's beam search; returns the best path's non-fixed matches as a linked list.
 
     A path is ``(key, last, idx, used_hyp, used_ref, chosen)``: ``key`` packs the
     jar's ordering (more aligner matches, then fewer chunks, then less distance)
     into one integer, so a stable sort on it ranks paths exactly like the jar's
     comparator; ``last`` is the hypothesis end of the open chunk (-1: none);
-    ``idx`` the next reference position to fill. The jar's drop branch ("used
-    position without a fixed match") cannot occur with beam >= 1: a used position
-    at ``idx`` always starts the fixed match covering it.
+    ``idx`` the next reference position to fill; ``chosen`` a linked list of
+    the matches picked so far. The jar's drop branch ("used position without a
+    fixed match") cannot occur with beam >= 1: a used position at ``idx`` always
+    starts the fixed match covering it.
     """
     n_ref = len(candidates)
-    cands = [[_Cand(m, exact_type[m.module]) for m in at] for at in candidates]
-    dist_radix = sum(c.distance for at in cands for c in at) + 1  # exceeds any path's distance
-    chunk_radix = (n_ref + 2) * dist_radix                          # chunks stay below n_ref + 2
-    steps = [[(c.hyp_mask, c.ref_mask, -c.gain * chunk_radix, c.hyp_start, c.ref_end, c.hyp_end,
-               c.distance, c.match) for c in at] for at in cands]
+    dist_radix = 1 + sum(abs(m.ref_start - m.hyp_start) for at in candidates for m in at)  # > any distance
+    chunk_radix = (n_ref + 2) * dist_radix  # chunks stay below n_ref + 2
+    steps = [[(_span_mask(m.hyp_start, m.hyp_len), _span_mask(m.ref_start, m.ref_len),
+               -_gain(m, exact_type[m.module]) * chunk_radix, m.hyp_start, m.ref_start + m.ref_len,
+               m.hyp_start + m.hyp_len, abs(m.ref_start - m.hyp_start), m) for m in at] for at in candidates]
+    fixed_steps = [None if m is None else (
+        -_gain(m, exact_type[m.module]) * chunk_radix + abs(m.ref_start - m.hyp_start),
+        m.hyp_start, m.hyp_start + m.hyp_len, m.ref_start + m.ref_len) for m in fixed]
+    used_hyp = used_ref = 0
+    for m in fixed:
+        if m is not None:
+            used_hyp |= _span_mask(m.hyp_start, m.hyp_len)
+            used_ref |= _span_mask(m.ref_start, m.ref_len)
     paths = [(0, -1, 0, used_hyp, used_ref, None)]
     for cur in range(n_ref):
         paths.sort(key=_sort_key)
@@ -135,12 +130,12 @@ def _search(candidates: Sequence[Sequence[Match]], exact_type: Sequence[bool], f
         if not ref_cover[cur]:  # nothing can match here: every path skips the position
             paths = [p if p[1] == -1 else (p[0] + dist_radix, -1, cur + 1, p[3], p[4], p[5]) for p in paths]
             continue
-        f = fixed[cur]
+        f = fixed_steps[cur]
         if f is not None:  # every path holds this fixed match: add it where the path has reached it
-            fixed_key = -f.gain * chunk_radix + f.distance
+            fixed_key, hyp_start, hyp_end, ref_end = f
             paths = [p if cur < p[2] else
-                     (p[0] + fixed_key + (dist_radix if p[1] != -1 and p[1] != f.hyp_start else 0),
-                      f.hyp_end, f.ref_end, p[3], p[4], p[5])
+                     (p[0] + fixed_key + (dist_radix if p[1] != -1 and p[1] != hyp_start else 0),
+                      hyp_end, ref_end, p[3], p[4], p[5])
                      for p in paths]
             continue
         step = steps[cur]

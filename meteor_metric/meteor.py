@@ -120,6 +120,7 @@ class Meteor:
         else:
             self._function_words, digest = _read_word_file(params.function_words)
             fw_id = f"file-{digest}"
+        self._function_cache: dict[str, bool] = {}
         self._preprocess = lru_cache(maxsize=_TEXT_CACHE_SIZE)(self._preprocess_uncached)
         self._base_signature = "|".join((
             f"meteor-{METEOR_VERSION}",
@@ -232,11 +233,23 @@ class Meteor:
         matches = align(len(hyp), candidates, self._exact_type, self.params.beam_size)
         return self._stats(hyp, ref, matches), matches
 
+    def _function_flags(self, tokens: Sequence[str]) -> list[bool]:
+        """Whether each token is a function word (the jar lowercases the token for this test)."""
+        cache = self._function_cache
+        flags = []
+        for w in tokens:
+            flag = cache.get(w)
+            if flag is None:
+                if len(cache) >= _TEXT_CACHE_SIZE:
+                    cache.clear()
+                flag = cache[w] = java_lower(w) in self._function_words
+            flags.append(flag)
+        return flags
+
     def _stats(self, hyp: Sequence[str], ref: Sequence[str], matches: Sequence[Match]) -> MeteorStats:
         n = len(self._matchers)
-        fw = self._function_words
-        hyp_fw = [java_lower(w) in fw for w in hyp]
-        ref_fw = [java_lower(w) in fw for w in ref]
+        hyp_fw = self._function_flags(hyp)
+        ref_fw = self._function_flags(ref)
         size = utf16_len if self.params.char_based else _one
         tc, rc, tf, rf = [0] * n, [0] * n, [0] * n, [0] * n
         hyp_words = ref_words = 0
