@@ -10,7 +10,9 @@ from typing import Optional, Sequence
 
 from . import __version__
 from .javafmt import java_double_str
+from .meteor import Meteor, check_corpus
 from .params import LANGUAGE_NAMES, TASKS, normalization_mode
+from .stats import MeteorStats
 
 EXIT_OK = 0
 EXIT_ERROR = 1  # a resource could not be loaded or another runtime failure
@@ -109,7 +111,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _scorer(args):
-    from .meteor import Meteor
 
     if args.no_punct and not args.norm:
         raise InputError("--no-punct only works with --norm (the jar silently ignores it otherwise)")
@@ -133,26 +134,33 @@ def run_score(args, out) -> None:
     if not hyps:
         raise InputError(f"{args.hyp} is empty: nothing to score")
     scorer = _scorer(args)
-    references = [list(refs) for refs in zip(*ref_sets)]
-    result = scorer.corpus_score(hyps, references)
+    # keep only what is printed: a segment's tokens and alignment are dropped as soon as it is scored
+    scores, stats = [], []
+    for hyp, refs in check_corpus(hyps, [list(refs) for refs in zip(*ref_sets)]):
+        segment = scorer.sentence_score(hyp, refs)
+        scores.append(segment.score)
+        stats.append(segment.stats)
+    total = MeteorStats.sum(stats)
+    metrics = scorer.score_stats(total)
+    signature = scorer.corpus_signature([len(ref_sets)])
     if args.json:
         json.dump({
-            "score": result.score,
-            "segment_scores": result.segment_scores,
-            "segment_stats": [s.stats.to_line() for s in result.segments],
-            "signature": result.signature,
+            "score": metrics.score,
+            "segment_scores": scores,
+            "segment_stats": [s.to_line() for s in stats],
+            "signature": signature,
         }, out, ensure_ascii=False)
         out.write("\n")
         return
-    for k, seg in enumerate(result.segments, 1):
-        out.write(f"Segment {k} score:\t{java_double_str(seg.score)}\n")
-    out.write(f"\nPrecision:\t{java_double_str(result.precision)}\n"
-              f"Recall:\t\t{java_double_str(result.recall)}\n"
-              f"Fmean:\t\t{java_double_str(result.fmean)}\n"
-              f"Penalty:\t{java_double_str(result.fragmentation_penalty)}\n"
-              f"Chunks:\t\t{result.chunks}\n"
-              f"Final score:\t{java_double_str(result.score)}\n"
-              f"Signature:\t{result.signature}\n")
+    for k, score in enumerate(scores, 1):
+        out.write(f"Segment {k} score:\t{java_double_str(score)}\n")
+    out.write(f"\nPrecision:\t{java_double_str(metrics.precision)}\n"
+              f"Recall:\t\t{java_double_str(metrics.recall)}\n"
+              f"Fmean:\t\t{java_double_str(metrics.fmean)}\n"
+              f"Penalty:\t{java_double_str(metrics.fragmentation_penalty)}\n"
+              f"Chunks:\t\t{total.chunks}\n"
+              f"Final score:\t{java_double_str(metrics.score)}\n"
+              f"Signature:\t{signature}\n")
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

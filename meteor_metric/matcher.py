@@ -15,7 +15,7 @@ from .javafmt import java_string_hash
 Span = tuple[int, int, int, int]
 
 _HASH_CACHE: dict[str, int] = {}
-_CACHE_LIMIT = 500_000
+_CACHE_LIMIT = 200_000
 
 
 def token_keys(tokens: Sequence[str]) -> list[int]:

@@ -18,7 +18,7 @@ from .stats import MeteorStats
 
 References = Union[str, Sequence[str]]
 
-_TEXT_CACHE_SIZE = 1 << 16
+_TEXT_CACHE_SIZE = 1 << 13  # texts repeat locally (references of a caption set); keep memory small
 
 
 @dataclass(frozen=True)
