@@ -37,10 +37,6 @@ def scorer_for(args: tuple[str, ...]) -> Meteor:
     return Meteor.from_params(jar_args_to_params(list(args)))
 
 
-def needs_paraphrase(args) -> bool:
-    return "paraphrase" in jar_args_to_params(list(args)).modules
-
-
 def _edge_configs() -> list[dict]:
     seen: dict[str, dict] = {}
     for row in read_jsonl(JAVA15 / "edge_cases.jsonl.gz"):
