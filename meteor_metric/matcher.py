@@ -18,18 +18,22 @@ _HASH_CACHE: dict[str, int] = {}
 _CACHE_LIMIT = 200_000
 
 
-def token_keys(tokens: Sequence[str]) -> list[int]:
-    """Java hash codes of tokens (cached)."""
-    cache = _HASH_CACHE
-    keys = []
+def cached_map(tokens: Sequence[str], cache: dict, compute: Callable):
+    """``[compute(t) for t in tokens]`` through a bounded per-token cache."""
+    values = []
     for t in tokens:
-        k = cache.get(t)
-        if k is None:
+        v = cache.get(t)
+        if v is None:
             if len(cache) >= _CACHE_LIMIT:
                 cache.clear()
-            k = cache[t] = java_string_hash(t)
-        keys.append(k)
-    return keys
+            v = cache[t] = compute(t)
+        values.append(v)
+    return values
+
+
+def token_keys(tokens: Sequence[str]) -> list[int]:
+    """Java hash codes of tokens (cached)."""
+    return cached_map(tokens, _HASH_CACHE, java_string_hash)
 
 
 class Matcher(Protocol):
@@ -81,16 +85,10 @@ class StemMatcher:
         self._cache: dict[str, int] = {}
 
     def _stem_keys(self, tokens: Sequence[str]) -> list[int]:
-        cache = self._cache
-        keys = []
-        for t in tokens:
-            k = cache.get(t)
-            if k is None:
-                if len(cache) >= _CACHE_LIMIT:
-                    cache.clear()
-                k = cache[t] = java_string_hash(self._stem(t))
-            keys.append(k)
-        return keys
+        return cached_map(tokens, self._cache, self._stem_key)
+
+    def _stem_key(self, token: str) -> int:
+        return java_string_hash(self._stem(token))
 
     def find(self, hyp, ref, hyp_keys, ref_keys) -> list[Span]:
         return _pairs_by_key(self._stem_keys(hyp), self._stem_keys(ref), hyp_keys, ref_keys)

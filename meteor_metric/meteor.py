@@ -10,7 +10,8 @@ from typing import Iterable, Iterator, Optional, Sequence, Union
 from . import __version__
 from .aligner import Match, align, count_chunks, find_candidates
 from .javafmt import utf16_len
-from .matcher import ExactMatcher, Matcher, ParaphraseMatcher, StemMatcher, SynonymMatcher, token_keys
+from .matcher import (ExactMatcher, Matcher, ParaphraseMatcher, StemMatcher, SynonymMatcher, cached_map,
+                      token_keys)
 from .normalize import java_lower, load_function_words, normalize_line, tokenize
 from .params import LANGUAGE_NAMES, METEOR_VERSION, MODULE_SHORT, MeteorParams, resolve_params
 from .scorer import Metrics, compute_metrics
@@ -237,16 +238,10 @@ class Meteor:
 
     def _function_flags(self, tokens: Sequence[str]) -> list[bool]:
         """Whether each token is a function word (the jar lowercases the token for this test)."""
-        cache = self._function_cache
-        flags = []
-        for w in tokens:
-            flag = cache.get(w)
-            if flag is None:
-                if len(cache) >= _TEXT_CACHE_SIZE:
-                    cache.clear()
-                flag = cache[w] = java_lower(w) in self._function_words
-            flags.append(flag)
-        return flags
+        return cached_map(tokens, self._function_cache, self._is_function_word)
+
+    def _is_function_word(self, token: str) -> bool:
+        return java_lower(token) in self._function_words
 
     def _stats(self, hyp: Sequence[str], ref: Sequence[str], matches: Sequence[Match]) -> MeteorStats:
         n = len(self._matchers)
