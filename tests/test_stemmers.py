@@ -1,0 +1,130 @@
+"""The stemmers against the METEOR 1.5 jar's own stems.
+
+tests/data/stems_<language>.tsv.gz were made by scripts/stemmer_oracle/check.py from the jar's
+Snowball classes (real words with case variants, words where snowballstemmer 2.2.0 differs from
+the jar, synthetic words). The live test runs the jar itself and skips without Java or the jar.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import random
+import threading
+from pathlib import Path
+
+import pytest
+
+from meteor_metric.stemmers import LANGUAGES, UNVERIFIED_LANGUAGES, get_stemmer
+
+DATA = Path(__file__).parent / "data"
+ORACLE = Path(__file__).resolve().parents[1] / "scripts" / "stemmer_oracle" / "oracle.py"
+
+
+def golden(language: str) -> dict[str, str]:
+    with gzip.open(DATA / f"stems_{language}.tsv.gz", "rt", encoding="utf-8", newline="\n") as f:
+        return dict(line.rstrip("\n").split("\t") for line in f)
+
+
+GOLDEN = [lang for lang in LANGUAGES if (DATA / f"stems_{lang}.tsv.gz").exists()]
+
+
+@pytest.mark.parametrize("language", GOLDEN)
+def test_golden_stems(language):
+    stem = get_stemmer(language)
+    expected = golden(language)
+    assert len(expected) >= 5000
+    wrong = {w: (s, stem(w)) for w, s in expected.items() if stem(w) != s}
+    assert not wrong, f"{len(wrong)} of {len(expected)} differ (word: (jar, ours)): {list(wrong.items())[:10]}"
+
+
+def test_languages_without_golden_stems_are_declared_unverified():
+    assert frozenset(LANGUAGES) - frozenset(GOLDEN) == UNVERIFIED_LANGUAGES
+    assert {"english", "german", "french", "russian"} <= set(GOLDEN)
+
+
+@pytest.mark.parametrize("language", ["czech", "other", "English", "arabic-buckwalter-reduced", ""])
+def test_no_stemmer(language):
+    with pytest.raises(ValueError, match="No stemmer for language"):
+        get_stemmer(language)
+
+
+@pytest.mark.parametrize("word,stem", [
+    ("running", "run"), ("Running", "Run"), ("RUNNING", "RUNNING"), ("generously", "generous"),
+    ("\U0001F600running", "\U0001F600run"), ("", ""),
+])
+def test_english_examples(word, stem):
+    assert get_stemmer("english")(word) == stem
+
+
+@pytest.mark.parametrize("language,word,stem", [
+    ("german", "arbeitsverzeichnisse", "arbeitsverzeichniss"),  # no niss rule
+    ("german", "Häuser", "Haus"),
+    ("french", "ARCH", "ARCH"),  # H is a plain letter
+    ("french", "égoïste", "égoïst"),  # ï is a plain vowel
+    ("french", "ambiguë", "ambigu"),  # ë after gu in RV
+    ("french", "aiguë", "aiguë"),  # gu not in RV
+    ("portuguese", "revolução", "revoluçã"),  # no -ução rule
+    ("portuguese", "revoluciones", "revolu"),  # -uciones -> u
+    ("russian", "зелёными", "зелён"),  # ё kept
+])
+def test_old_algorithm_examples(language, word, stem):
+    assert get_stemmer(language)(word) == stem
+
+
+def test_cached_and_shared():
+    stem = get_stemmer("english")
+    assert get_stemmer("english").__self__ is stem.__self__
+    assert stem("connections") == stem("connections") == "connect"
+
+
+def test_shared_snowballstemmer_untouched():
+    """Patching a private copy of a generated class leaves snowballstemmer's own class as it was."""
+    from snowballstemmer.portuguese_stemmer import PortugueseStemmer
+
+    get_stemmer("portuguese")("revolução")
+    assert PortugueseStemmer().stemWord("revolução") == "revolu"
+
+
+def test_threads_agree():
+    """One stemmer object used from several threads at once (uncached calls) stays exact."""
+    from meteor_metric.stemmers import _StemCache
+
+    expected = golden("german")
+    words = sorted(expected)[:3000]
+    cache = _StemCache("german")
+    results: list[bool] = []
+
+    def work(seed: int) -> None:
+        order = words[:]
+        random.Random(seed).shuffle(order)
+        results.append(all(cache.stem(w) == expected[w] for w in order))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [True] * 4
+
+
+def _oracle():
+    spec = importlib.util.spec_from_file_location("stemmer_oracle", ORACLE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("language", GOLDEN)
+def test_live_jar_sample(language):
+    oracle = _oracle()
+    if not oracle.available():
+        pytest.skip("needs java, javac and meteor-1.5.jar (METEOR_JAR)")
+    rng = random.Random(language)  # reproducible sample
+    words = rng.sample(sorted(golden(language)), 300)
+    letters = "".join(sorted({c for w in words for c in w}))
+    words += ["".join(rng.choice(letters) for _ in range(rng.randint(1, 12))) for _ in range(300)]
+    jar = oracle.jar_stems(language, words)
+    stem = get_stemmer(language)
+    wrong = {w: (s, stem(w)) for w, s in jar.items() if stem(w) != s}
+    assert not wrong, f"word: (jar, ours): {list(wrong.items())[:10]}"
