@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from typing import Optional, Sequence
 
 from . import __version__
-from .javafmt import java_double_str
+from .javafmt import java_double_str, java_split_lines
 from .meteor import Meteor, check_corpus
 from .params import LANGUAGE_NAMES, TASKS, normalization_mode
 from .stats import MeteorStats
@@ -17,8 +16,6 @@ from .stats import MeteorStats
 EXIT_OK = 0
 EXIT_ERROR = 1  # a resource could not be loaded or another runtime failure
 EXIT_USAGE = 2  # bad flags or bad input files
-
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 SCORE_EPILOG = """\
 examples:
@@ -53,10 +50,7 @@ def read_segments(path: str) -> list[str]:
         raise InputError(f"{path}: line {line} is not valid UTF-8 (byte offset {exc.start})") from None
     if text.startswith("\ufeff"):
         text = text[1:]
-    lines = _LINE_BREAK.split(text)
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
+    return java_split_lines(text)
 
 
 def _csv(value: str) -> list[str]:

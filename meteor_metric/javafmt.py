@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import math
+import re
 from decimal import Decimal
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def java_double_str(x: float) -> str:
@@ -60,3 +63,11 @@ def java_string_hash(s: str) -> int:
 def utf16_len(s: str) -> int:
     """Java ``String.length()``: the number of UTF-16 code units."""
     return len(s) if s.isascii() else len(s.encode("utf-16-le")) // 2
+
+
+def java_split_lines(text: str) -> list[str]:
+    """Lines as Java's ``BufferedReader.readLine`` returns them: breaks are \\n, \\r or \\r\\n only."""
+    lines = _LINE_BREAK.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines

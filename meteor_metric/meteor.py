@@ -9,7 +9,7 @@ from typing import Iterable, Iterator, Optional, Sequence, Union
 
 from . import __version__
 from .aligner import Match, align, count_chunks, find_candidates
-from .javafmt import utf16_len
+from .javafmt import java_split_lines, utf16_len
 from .matcher import (ExactMatcher, Matcher, ParaphraseMatcher, StemMatcher, SynonymMatcher, cached_map,
                       token_keys)
 from .normalize import java_lower, load_function_words, normalize_line, tokenize
@@ -285,7 +285,7 @@ def _read_word_file(path: str) -> tuple[frozenset[str], str]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ValueError(f"function-word list {path!r} is not UTF-8 (byte {exc.start})") from None
-    return frozenset(text.splitlines()), hashlib.sha256(data).hexdigest()[:12]
+    return frozenset(java_split_lines(text)), hashlib.sha256(data).hexdigest()[:12]
 
 
 def _check_text(value: object, where: str) -> str:
