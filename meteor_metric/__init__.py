@@ -5,12 +5,30 @@
 1.0
 """
 
+import os
+
 __version__ = "0.1.0"
+
+#: The folder to give ``evaluate.load``: the installed package is itself an evaluate module.
+EVALUATE_MODULE = os.path.dirname(os.path.abspath(__file__))
 
 from .aligner import Match  # noqa: E402
 from .meteor import CorpusResult, Meteor, SegmentResult  # noqa: E402
 from .params import MeteorParams, resolve_params  # noqa: E402
+from .profiles import PROFILES, get_scorer  # noqa: E402
 from .stats import MeteorStats  # noqa: E402
 
+
+def load_metric(profile: str = "default", **load_kwargs):
+    """``evaluate.load(EVALUATE_MODULE, profile, **load_kwargs)``: the metric, offline.
+
+    ``profile`` becomes the metric's default profile (``meteor-1.5``, ``nltk`` or ``original``);
+    ``load_kwargs`` go to ``evaluate.load`` (``num_process``, ``process_id``, ``keep_in_memory``, ...).
+    """
+    import evaluate
+
+    return evaluate.load(EVALUATE_MODULE, profile, **load_kwargs)
+
+
 __all__ = ["Meteor", "MeteorParams", "MeteorStats", "Match", "SegmentResult", "CorpusResult",
-           "resolve_params", "__version__"]
+           "resolve_params", "PROFILES", "get_scorer", "EVALUATE_MODULE", "load_metric", "__version__"]

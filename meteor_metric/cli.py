@@ -11,6 +11,7 @@ from . import __version__
 from .javafmt import java_double_str, java_split_lines
 from .meteor import Meteor, check_corpus
 from .params import LANGUAGE_NAMES, TASKS, normalization_mode
+from .profiles import DEFAULT_PROFILE, PROFILES, get_scorer
 from .stats import MeteorStats
 
 EXIT_OK = 0
@@ -79,6 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--hyp", required=True, metavar="FILE", help="hypotheses, one per line")
     score.add_argument("--ref", required=True, action="append", metavar="FILE",
                        help="references, one per line; repeat for several reference sets")
+    score.add_argument("--profile", choices=PROFILES, default=DEFAULT_PROFILE,
+                       help="meteor-1.5 (default, the jar), nltk (NLTK / HF evaluate 'meteor'), "
+                            "original (Banerjee & Lavie 2005); the jar's flags below are for meteor-1.5")
     score.add_argument("--lang", default="en", metavar="LANG",
                        help=f"language (-l): {', '.join(sorted(LANGUAGE_NAMES))} (default en)")
     score.add_argument("--task", choices=[t for t in TASKS if t != "custom"],
@@ -104,8 +108,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _scorer(args):
+_JAR_FLAGS = ("lang", "task", "lower", "no_punct", "modules", "weights", "params", "char",
+              "function_words", "paraphrase_table")
 
+
+def _scorer(args):
+    if args.profile != "meteor-1.5":
+        given = [f for f in _JAR_FLAGS if getattr(args, f) not in (None, False, "en")]
+        if given or not args.norm or args.beam != 40:
+            flag = "--" + (given[0] if given else "no-norm" if not args.norm else "beam").replace("_", "-")
+            raise InputError(f"{flag} is a METEOR 1.5 option; it does not apply to --profile {args.profile}")
+        return get_scorer(args.profile)
     if args.no_punct and not args.norm:
         raise InputError("--no-punct only works with --norm (the jar silently ignores it otherwise)")
     if args.lower and args.norm:
@@ -128,15 +141,21 @@ def run_score(args, out) -> None:
     if not hyps:
         raise InputError(f"{args.hyp} is empty: nothing to score")
     scorer = _scorer(args)
-    # keep only what is printed: a segment's tokens and alignment are dropped as soon as it is scored
-    scores, stats = [], []
-    for hyp, refs in check_corpus(hyps, [list(refs) for refs in zip(*ref_sets)]):
-        segment = scorer.sentence_score(hyp, refs)
-        scores.append(segment.score)
-        stats.append(segment.stats)
-    total = MeteorStats.sum(stats)
-    metrics = scorer.score_stats(total)
-    signature = scorer.corpus_signature([len(ref_sets)])
+    corpus = list(check_corpus(hyps, [list(refs) for refs in zip(*ref_sets)]))
+    if isinstance(scorer, Meteor):
+        # keep only what is printed: a segment's tokens and alignment are dropped as soon as it is scored
+        scores, stats = [], []
+        for hyp, refs in corpus:
+            segment = scorer.sentence_score(hyp, refs)
+            scores.append(segment.score)
+            stats.append(segment.stats)
+        total = MeteorStats.sum(stats)
+        metrics = scorer.score_stats(total)
+        signature = scorer.corpus_signature([len(ref_sets)])
+    else:
+        metrics = scorer.corpus_score([h for h, _ in corpus], [r for _, r in corpus])
+        scores, stats, total = metrics.segment_scores, [s.stats for s in metrics.segments], metrics.stats
+        signature = metrics.signature
     if args.json:
         json.dump({
             "score": metrics.score,

@@ -306,14 +306,16 @@ def _check_refs(value: object, where: str) -> tuple[str, ...]:
     return tuple(_check_text(r, f"{where}[{i}]") for i, r in enumerate(value))
 
 
-def check_corpus(hypotheses: Sequence[str], references: Sequence[References]) -> Iterator[tuple[str, tuple[str, ...]]]:
-    """Validate a corpus and yield (hypothesis, references) pairs; errors name the segment."""
-    for name, value in (("hypotheses", hypotheses), ("references", references)):
+def check_corpus(hypotheses: Sequence[str], references: Sequence[References],
+                 hyp_name: str = "hypotheses") -> Iterator[tuple[str, tuple[str, ...]]]:
+    """Validate a corpus and yield (hypothesis, references) pairs; errors name the segment
+    (``hyp_name`` is what the caller calls the hypotheses, e.g. ``predictions``)."""
+    for name, value in ((hyp_name, hypotheses), ("references", references)):
         if isinstance(value, str) or not isinstance(value, Sequence):
             kind = "None" if value is None else type(value).__name__
             raise TypeError(f"{name} must be a list (one item per segment), got {kind}")
     if len(hypotheses) != len(references):
-        raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} references: "
+        raise ValueError(f"{len(hypotheses)} {hyp_name} but {len(references)} references: "
                          "give one reference (or list of references) per hypothesis")
     for k, (hyp, refs) in enumerate(zip(hypotheses, references)):
-        yield _check_text(hyp, f"hypotheses[{k}]"), _check_refs(refs, f"references[{k}]")
+        yield _check_text(hyp, f"{hyp_name}[{k}]"), _check_refs(refs, f"references[{k}]")

@@ -1,0 +1,92 @@
+"""Scoring profiles: which METEOR a number is.
+
+* ``meteor-1.5`` (default): the Java-exact METEOR 1.5 engine (:class:`~meteor_metric.Meteor`);
+  the system score comes from the summed segment statistics, like the jar.
+* ``nltk``: bit-exact with ``nltk.translate.meteor_score.meteor_score`` (and so with today's
+  ``evaluate.load("meteor")``); the system score is the mean of the segment scores, as HF reports it.
+* ``original``: METEOR as first published (Banerjee & Lavie, 2005), with an exact alignment search;
+  the system score comes from the summed statistics.
+
+Every profile's scorer has ``sentence_score``, ``corpus_score`` and ``signature`` and returns
+:class:`~meteor_metric.SegmentResult` / :class:`~meteor_metric.CorpusResult`.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Optional, Protocol, Sequence
+
+from .meteor import CorpusResult, Meteor, References, SegmentResult
+
+PROFILES = ("meteor-1.5", "nltk", "original")
+DEFAULT_PROFILE = "meteor-1.5"
+
+#: The ``normalization`` values each profile accepts; the first is its default.
+NORMALIZATIONS = {
+    "meteor-1.5": ("norm", "norm_nopunct", "lc_only", "no_norm"),
+    "nltk": ("word_tokenize", "split"),
+    "original": ("norm",),
+}
+
+
+class Scorer(Protocol):
+    """What every profile's scorer provides."""
+
+    @property
+    def signature(self) -> str: ...
+
+    def sentence_score(self, hypothesis: str, references: References) -> SegmentResult: ...
+
+    def corpus_score(self, hypotheses: Sequence[str], references: Sequence[References]) -> CorpusResult: ...
+
+
+_scorers: dict[tuple, Scorer] = {}
+_lock = threading.Lock()
+
+
+def check_profile(profile: object) -> str:
+    """The profile name, or a ``ValueError`` listing the known ones."""
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; choose one of: {', '.join(PROFILES)}")
+    return profile  # type: ignore[return-value]
+
+
+def get_scorer(profile: str = DEFAULT_PROFILE, language: str = "en", task: Optional[str] = None,
+               normalization: Optional[str] = None) -> Scorer:
+    """A shared scorer for a profile and its options (created once, then reused; thread-safe).
+
+    ``normalization`` names how text becomes tokens, per profile (``NORMALIZATIONS``);
+    ``None`` takes the profile's default. ``language`` and ``task`` are METEOR 1.5
+    options; the ``nltk`` and ``original`` profiles are English only and have no tasks.
+    """
+    check_profile(profile)
+    allowed = NORMALIZATIONS[profile]
+    if normalization is None:
+        normalization = allowed[0]
+    elif normalization not in allowed:
+        raise ValueError(f"normalization {normalization!r} does not apply to the {profile} profile; "
+                         f"it accepts: {', '.join(allowed)}")
+    if profile != "meteor-1.5":
+        if language not in ("en", "english"):
+            raise ValueError(f"the {profile} profile is English only (got language={language!r}); "
+                             "use profile='meteor-1.5' for other languages")
+        if task is not None:
+            raise ValueError(f"task applies to the meteor-1.5 profile, not to {profile}")
+    key = (profile, language, task, normalization)
+    with _lock:
+        scorer = _scorers.get(key)
+        if scorer is None:
+            scorer = _scorers[key] = _make(profile, language, task, normalization)
+    return scorer
+
+
+def _make(profile: str, language: str, task: Optional[str], normalization: str) -> Scorer:
+    if profile == "meteor-1.5":
+        return Meteor(language, task, normalization=normalization)
+    if profile == "nltk":
+        from .nltk_profile import NltkMeteor
+
+        return NltkMeteor(tokenizer=normalization)
+    from .original import OriginalMeteor
+
+    return OriginalMeteor()
