@@ -52,11 +52,11 @@ def check_profile(profile: object) -> str:
 
 
 def get_scorer(profile: str = DEFAULT_PROFILE, language: str = "en", task: Optional[str] = None,
-               normalization: Optional[str] = None) -> Scorer:
+               normalization: Optional[str] = None, modules: Optional[Sequence[str]] = None) -> Scorer:
     """A shared scorer for a profile and its options (created once, then reused; thread-safe).
 
     ``normalization`` names how text becomes tokens, per profile (``NORMALIZATIONS``);
-    ``None`` takes the profile's default. ``language`` and ``task`` are METEOR 1.5
+    ``None`` takes the profile's default. ``language``, ``task`` and ``modules`` are METEOR 1.5
     options; the ``nltk`` and ``original`` profiles are English only and have no tasks.
     """
     check_profile(profile)
@@ -70,19 +70,20 @@ def get_scorer(profile: str = DEFAULT_PROFILE, language: str = "en", task: Optio
         if language not in ("en", "english"):
             raise ValueError(f"the {profile} profile is English only (got language={language!r}); "
                              "use profile='meteor-1.5' for other languages")
-        if task is not None:
-            raise ValueError(f"task applies to the meteor-1.5 profile, not to {profile}")
-    key = (profile, language, task, normalization)
+        if task is not None or modules is not None:
+            raise ValueError(f"task and modules apply to the meteor-1.5 profile, not to {profile}")
+    key = (profile, language, task, normalization, None if modules is None else tuple(modules))
     with _lock:
         scorer = _scorers.get(key)
         if scorer is None:
-            scorer = _scorers[key] = _make(profile, language, task, normalization)
+            scorer = _scorers[key] = _make(*key)
     return scorer
 
 
-def _make(profile: str, language: str, task: Optional[str], normalization: str) -> Scorer:
+def _make(profile: str, language: str, task: Optional[str], normalization: str,
+          modules: Optional[tuple[str, ...]]) -> Scorer:
     if profile == "meteor-1.5":
-        return Meteor(language, task, normalization=normalization)
+        return Meteor(language, task, normalization=normalization, modules=modules)
     if profile == "nltk":
         from .nltk_profile import NltkMeteor
 

@@ -9,7 +9,8 @@ import meteor_metric.evaluate_metric
 import meteor_metric.meteor
 
 
-@pytest.mark.parametrize("module", [meteor_metric, meteor_metric.meteor, meteor_metric.evaluate_metric], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [meteor_metric, meteor_metric.meteor, meteor_metric.evaluate_metric],
+                         ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     try:
         result = doctest.testmod(module, raise_on_error=False)

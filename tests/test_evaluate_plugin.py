@@ -7,7 +7,6 @@ examples/jar-scores.json by benchmarks/jar.py.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import textwrap
