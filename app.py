@@ -28,7 +28,6 @@ LANGUAGES = {
     "de": ("exact", "stem"), "es": ("exact", "stem"), "fr": ("exact", "stem"), "ru": ("exact", "stem"),
     "cz": ("exact",),
 }
-PROFILE_MODULES = {"nltk": ("exact", "stem", "wordnet"), "original": ("exact", "stem", "synonym")}
 
 
 def _scorer(profile: str, language: str):
@@ -39,9 +38,8 @@ def _scorer(profile: str, language: str):
     if profile != "meteor-1.5":
         if language != "en":
             raise gr.Error(f"the {profile} profile is English only")
-        return get_scorer(profile), PROFILE_MODULES[profile]
-    scorer = get_scorer(profile, language, modules=LANGUAGES[language])
-    return scorer, scorer.params.modules
+        return get_scorer(profile)
+    return get_scorer(profile, language, modules=LANGUAGES[language])
 
 
 def _check_segment(text: object, what: str) -> str:
@@ -63,7 +61,8 @@ def score_pair(hypothesis: str, references: str, profile: str = "meteor-1.5", la
         raise gr.Error(f"{len(refs)} references; this demo takes at most {MAX_REFERENCES}")
     for k, ref in enumerate(refs, 1):
         _check_segment(ref, f"reference {k}")
-    scorer, modules = _scorer(profile, language)
+    scorer = _scorer(profile, language)
+    modules = scorer.modules
     r = scorer.sentence_score(hyp, refs)
     counts = module_counts(r.alignment, modules)
     summary = "\n".join([
@@ -119,7 +118,7 @@ def score_corpus(hyp_file, ref_files, fmt: str = "text", profile: str = "meteor-
         _check_segment(hyp, f"hypothesis {k}")
         for ref in group:
             _check_segment(ref, f"a reference of segment {k}")
-    scorer, _ = _scorer(profile, language)
+    scorer = _scorer(profile, language)
     deadline = time.monotonic() + MAX_SECONDS
     segments = []
     for k, (hyp, group) in enumerate(zip(hyps, refs)):
@@ -127,8 +126,7 @@ def score_corpus(hyp_file, ref_files, fmt: str = "text", profile: str = "meteor-
             raise gr.Error(f"stopped after {MAX_SECONDS:.0f} s at segment {k + 1}: score this corpus with the "
                            "meteor-metric command line")
         segments.append(scorer.sentence_score(hyp, group))
-    corpus = scorer.corpus_score(hyps, refs) if profile != "meteor-1.5" else \
-        scorer.aggregate(segments, [len(g) for g in refs])
+    corpus = scorer.aggregate(segments, [len(g) for g in refs])
     summary = (f"### Corpus METEOR {corpus.score:.4f}\nscore {corpus.score!r} · {len(hyps):,} segments · precision "
                f"{corpus.precision:.4f} · recall {corpus.recall:.4f} · penalty {corpus.fragmentation_penalty:.4f}"
                f"\n\n`{corpus.signature}`")

@@ -1,57 +1,76 @@
-"""Command line: ``meteor-metric score --hyp FILE --ref FILE [--ref FILE ...]``."""
+"""Command line: ``meteor-metric score`` and ``meteor-metric align``."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import multiprocessing
 import sys
-from typing import Optional, Sequence
+from typing import Iterator, Optional, Sequence, TextIO
+
+from tqdm import tqdm
 
 from . import __version__
-from .javafmt import java_double_str, java_split_lines
-from .meteor import Meteor, check_corpus
-from .params import LANGUAGE_NAMES, TASKS, normalization_mode
-from .profiles import DEFAULT_PROFILE, PROFILES, get_scorer
-from .stats import MeteorStats
+from .alignment_view import alignment_text, chunk_ids
+from .corpus_io import FORMATS, CorpusFormatError, decode, parse_corpus, read_lines
+from .javafmt import java_double_str
+from .meteor import CorpusResult, Meteor, SegmentResult, check_corpus
+from .params import LANGUAGE_NAMES, TASKS, normalization_mode, resolve_params
+from .profiles import DEFAULT_PROFILE, PROFILES, Scorer, get_scorer
 
 EXIT_OK = 0
 EXIT_ERROR = 1  # a resource could not be loaded or another runtime failure
 EXIT_USAGE = 2  # bad flags or bad input files
 
-SCORE_EPILOG = """\
+INPUT_HELP = """\
+input: --hyp FILE (or - for standard input) and one --ref FILE per reference set, line-aligned;
+  or one JSONL/TSV file that holds both (--input-format, guessed from the file name):
+    text   one segment per line; lines end at \\n, \\r or \\r\\n (as Java reads them)
+    jsonl  {"hypothesis": "...", "references": ["...", "..."]} per line (or a JSON string per
+           line, with references from --ref files holding a string or a list per line)
+    tsv    hypothesis<TAB>reference[<TAB>reference ...] per line
+  Files are UTF-8; a byte-order mark at the start is dropped.
+"""
+EXIT_HELP = """\
+exit status: 0 success; 1 runtime failure (e.g. a resource could not be loaded);
+2 bad usage or bad input (the message on stderr names the file and line).
+"""
+SCORE_EPILOG = f"""\
 examples:
   meteor-metric score --hyp system.txt --ref ref.txt
-  meteor-metric score --hyp system.txt --ref ref1.txt --ref ref2.txt --json
-  meteor-metric score --hyp system.txt --ref ref.txt --modules exact,stem --weights 1.0,0.8
+  meteor-metric score --hyp system.txt --ref ref1.txt --ref ref2.txt --format json
+  meteor-metric score --hyp pairs.jsonl --format tsv --workers 2
+  cat system.txt | meteor-metric score --hyp - --ref ref.txt
+  meteor-metric score --hyp system.txt --ref ref.txt --profile nltk
   meteor-metric score --hyp de.txt --ref de.ref --lang de --modules exact,stem --weights 1.0,0.8
 
-The defaults equal the jar's `-l en -norm`. Files are UTF-8, one segment per line (lines end at
-\\n, \\r or \\r\\n, as Java reads them); every --ref file is one reference set, line-aligned with --hyp.
+The defaults equal the jar's `-l en -norm`; the flags after --profile mirror the jar's
+(-l -t -norm -lower -noPunct -m -w -p -x -ch -s -a) and apply to the meteor-1.5 profile.
+Output (--format): text (the jar's "Segment N score:" lines and a summary), json (one object:
+score, segment_scores, segment_stats = the jar's -ssOut lines, signature), tsv (segment, score,
+stats per line; last line "system", score, signature).
 
-exit status: 0 success, 1 runtime failure (e.g. a resource could not be loaded),
-2 bad usage or bad input (message on stderr).
-"""
+{INPUT_HELP}
+{EXIT_HELP}"""
+ALIGN_EPILOG = f"""\
+examples:
+  meteor-metric align --hyp system.txt --ref ref.txt | less
+  meteor-metric align --hyp pairs.tsv --segments 3-5 --format json
+
+Each segment shows its score and parts, the tokens METEOR aligned, and one line per match:
+its chunk (a run of matches adjacent in both sentences), module, positions and words; then the
+words left unmatched (the information of the jar's -writeAlignments, readable).
+
+{INPUT_HELP}
+{EXIT_HELP}"""
+
+_JAR_FLAGS = ("lang", "task", "lower", "no_punct", "modules", "weights", "params", "char",
+              "function_words", "paraphrase_table")
 
 
 class InputError(Exception):
     """A problem with the user's files or flags; reported without a traceback."""
-
-
-def read_segments(path: str) -> list[str]:
-    """Lines of a UTF-8 file, split like Java's ``BufferedReader.readLine``."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(f"{path}: line {line} is not valid UTF-8 (byte offset {exc.start})") from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return java_split_lines(text)
 
 
 def _csv(value: str) -> list[str]:
@@ -68,112 +87,270 @@ def _floats(value: str) -> list[float]:
         raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {value!r}") from None
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="meteor-metric", description="METEOR 1.5, exact with the Java reference, in pure Python.")
-    parser.add_argument("--version", action="version", version=f"meteor-metric {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    score = commands.add_parser(
-        "score", help="score a hypothesis file against one or more reference files",
-        description="Score a hypothesis file against line-aligned reference files.",
-        epilog=SCORE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    score.add_argument("--hyp", required=True, metavar="FILE", help="hypotheses, one per line")
-    score.add_argument("--ref", required=True, action="append", metavar="FILE",
-                       help="references, one per line; repeat for several reference sets")
-    score.add_argument("--profile", choices=PROFILES, default=DEFAULT_PROFILE,
-                       help="meteor-1.5 (default, the jar), nltk (NLTK / HF evaluate 'meteor'), "
-                            "original (Banerjee & Lavie 2005); the jar's flags below are for meteor-1.5")
-    score.add_argument("--lang", default="en", metavar="LANG",
-                       help=f"language (-l): {', '.join(sorted(LANGUAGE_NAMES))} (default en)")
-    score.add_argument("--task", choices=[t for t in TASKS if t != "custom"],
-                       help="task preset (-t); default rank for en cz fr es de ru, li otherwise")
-    norm = score.add_mutually_exclusive_group()
+def _positive(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {value!r}")
+    return n
+
+
+def _add_input_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--hyp", required=True, metavar="FILE", help="hypotheses (- for standard input)")
+    p.add_argument("--ref", action="append", default=[], metavar="FILE",
+                   help="references, line-aligned with --hyp; repeat for several reference sets")
+    p.add_argument("--input-format", choices=("auto",) + FORMATS, default="auto",
+                   help="text, jsonl or tsv (default: from the --hyp file name, else text)")
+
+
+def _add_config_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--profile", choices=PROFILES, default=DEFAULT_PROFILE,
+                   help="meteor-1.5 (default, the jar), nltk (NLTK / HF evaluate 'meteor'), "
+                        "original (Banerjee & Lavie 2005); the flags below are for meteor-1.5")
+    p.add_argument("--lang", default="en", metavar="LANG",
+                   help=f"language (-l): {', '.join(sorted(LANGUAGE_NAMES))} (default en)")
+    p.add_argument("--task", choices=[t for t in TASKS if t != "custom"],
+                   help="task preset (-t); default rank for en cz fr es de ru, li otherwise")
+    norm = p.add_mutually_exclusive_group()
     norm.add_argument("--norm", dest="norm", action="store_true", default=True,
                       help="tokenize and lowercase like the jar's -norm (default)")
     norm.add_argument("--no-norm", dest="norm", action="store_false", help="no tokenization")
-    score.add_argument("--lower", action="store_true", help="lowercase only (-lower; with --no-norm)")
-    score.add_argument("--no-punct", action="store_true", help="drop punctuation (-noPunct; needs --norm)")
-    score.add_argument("--modules", type=_csv, metavar="LIST",
-                       help="matchers (-m), e.g. exact,stem,synonym,paraphrase")
-    score.add_argument("--weights", type=_floats, metavar="LIST", help="one weight per module (-w)")
-    score.add_argument("--params", type=_floats, metavar="A,B,G,D",
-                       help="alpha,beta,gamma,delta (-p); makes the task custom")
-    score.add_argument("--beam", type=int, default=40, metavar="N", help="beam size (-x, default 40)")
-    score.add_argument("--char", action="store_true", help="character-based lengths (-ch)")
-    score.add_argument("--function-words", metavar="FILE", help="function-word list (-s)")
-    score.add_argument("--paraphrase-table", metavar="FILE",
-                       help="paraphrase table in METEOR's format (-a); default: found automatically")
-    score.add_argument("--json", action="store_true",
-                       help="print one JSON object: score, segment_scores, segment_stats, signature")
+    p.add_argument("--lower", action="store_true", help="lowercase only (-lower; with --no-norm)")
+    p.add_argument("--no-punct", action="store_true", help="drop punctuation (-noPunct; needs --norm)")
+    p.add_argument("--modules", type=_csv, metavar="LIST", help="matchers (-m), e.g. exact,stem,synonym,paraphrase")
+    p.add_argument("--weights", type=_floats, metavar="LIST", help="one weight per module (-w)")
+    p.add_argument("--params", type=_floats, metavar="A,B,G,D", help="alpha,beta,gamma,delta (-p); makes the task custom")
+    p.add_argument("--beam", type=int, default=40, metavar="N", help="beam size (-x, default 40)")
+    p.add_argument("--char", action="store_true", help="character-based lengths (-ch)")
+    p.add_argument("--function-words", metavar="FILE", help="function-word list (-s)")
+    p.add_argument("--paraphrase-table", metavar="FILE",
+                   help="paraphrase table in METEOR's format (-a); default: found automatically")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="meteor-metric", description="METEOR 1.5, exact with the Java reference, in pure Python.",
+        epilog="Run 'meteor-metric COMMAND --help' for a command's options and examples.\n\n" + EXIT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"meteor-metric {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    score = commands.add_parser(
+        "score", help="score hypotheses against references (corpus and segment scores)",
+        description="Score hypotheses against line-aligned references.",
+        epilog=SCORE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_input_args(score)
+    score.add_argument("--format", choices=("text", "json", "tsv"), default="text", help="output format")
+    score.add_argument("--json", dest="format", action="store_const", const="json", help="same as --format json")
+    score.add_argument("--workers", type=_positive, default=1, metavar="N",
+                       help="score in N processes (identical results; default 1)")
+    progress = score.add_mutually_exclusive_group()
+    progress.add_argument("--progress", dest="progress", action="store_true", default=None,
+                          help="show a progress bar on stderr (default: for 1,000+ segments on a terminal)")
+    progress.add_argument("--no-progress", dest="progress", action="store_false", help="never show one")
+    _add_config_args(score)
+    align = commands.add_parser(
+        "align", help="print each segment's alignment in a readable form",
+        description="Show how METEOR aligned each hypothesis with its best reference.",
+        epilog=ALIGN_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_input_args(align)
+    align.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    align.add_argument("--segments", metavar="RANGE", help="only these segments, e.g. 7 or 3-5 (1-based)")
+    _add_config_args(align)
     return parser
 
 
-_JAR_FLAGS = ("lang", "task", "lower", "no_punct", "modules", "weights", "params", "char",
-              "function_words", "paraphrase_table")
+# -- configuration -----------------------------------------------------------------------------
 
-
-def _scorer(args):
+def _scorer_spec(args) -> tuple:
+    """A picklable description of the scorer (rebuilt in worker processes)."""
     if args.profile != "meteor-1.5":
         given = [f for f in _JAR_FLAGS if getattr(args, f) not in (None, False, "en")]
         if given or not args.norm or args.beam != 40:
             flag = "--" + (given[0] if given else "no-norm" if not args.norm else "beam").replace("_", "-")
             raise InputError(f"{flag} is a METEOR 1.5 option; it does not apply to --profile {args.profile}")
-        return get_scorer(args.profile)
+        return (args.profile,)
     if args.no_punct and not args.norm:
         raise InputError("--no-punct only works with --norm (the jar silently ignores it otherwise)")
     if args.lower and args.norm:
         raise InputError("--lower is for use with --no-norm (--norm already lowercases)")
     try:
-        return Meteor(
+        params = resolve_params(
             args.lang, args.task, modules=args.modules, weights=args.weights, parameters=args.params,
             normalization=normalization_mode(args.norm, args.lower, args.no_punct), char_based=args.char,
             beam_size=args.beam, function_words=args.function_words, paraphrase_table=args.paraphrase_table)
     except ValueError as exc:
         raise InputError(str(exc)) from None
+    return ("meteor-1.5", params)
 
 
-def run_score(args, out) -> None:
-    hyps = read_segments(args.hyp)
-    ref_sets = [read_segments(path) for path in args.ref]
-    for path, refs in zip(args.ref, ref_sets):
-        if len(refs) != len(hyps):
-            raise InputError(f"line counts differ: {args.hyp} has {len(hyps)} lines, {path} has {len(refs)}")
+def _build_scorer(spec: tuple) -> Scorer:
+    if spec[0] == "meteor-1.5":
+        return Meteor.from_params(spec[1])
+    return get_scorer(spec[0])
+
+
+def _configured_scorer(args) -> tuple[tuple, Scorer]:
+    spec = _scorer_spec(args)
+    try:
+        return spec, _build_scorer(spec)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+
+
+# -- input ---------------------------------------------------------------------------------------
+
+def _input_format(args) -> str:
+    if args.input_format != "auto":
+        return args.input_format
+    name = args.hyp.lower()
+    return "jsonl" if name.endswith(".jsonl") else "tsv" if name.endswith(".tsv") else "text"
+
+
+def read_input(args) -> tuple[list[str], list[list[str]]]:
+    """Hypotheses and references from the files (or stdin) the flags name."""
+    try:
+        if args.hyp == "-":
+            hyp_lines, hyp_name = decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
+        else:
+            hyp_lines, hyp_name = read_lines(args.hyp), args.hyp
+        ref_sets = [read_lines(path) for path in args.ref]
+        hyps, refs = parse_corpus(hyp_lines, ref_sets, _input_format(args), hyp_name, args.ref)
+    except CorpusFormatError as exc:
+        raise InputError(str(exc)) from None
     if not hyps:
-        raise InputError(f"{args.hyp} is empty: nothing to score")
-    scorer = _scorer(args)
-    corpus = list(check_corpus(hyps, [list(refs) for refs in zip(*ref_sets)]))
-    if isinstance(scorer, Meteor):
-        # keep only what is printed: a segment's tokens and alignment are dropped as soon as it is scored
-        scores, stats = [], []
-        for hyp, refs in corpus:
-            segment = scorer.sentence_score(hyp, refs)
-            scores.append(segment.score)
-            stats.append(segment.stats)
-        total = MeteorStats.sum(stats)
-        metrics = scorer.score_stats(total)
-        signature = scorer.corpus_signature([len(ref_sets)])
-    else:
-        metrics = scorer.corpus_score([h for h, _ in corpus], [r for _, r in corpus])
-        scores, stats, total = metrics.segment_scores, [s.stats for s in metrics.segments], metrics.stats
-        signature = metrics.signature
-    if args.json:
+        raise InputError(f"{hyp_name} is empty: nothing to score")
+    return hyps, refs
+
+
+# -- scoring -------------------------------------------------------------------------------------
+
+_worker_scorer: Optional[Scorer] = None
+
+
+def _init_worker(spec: tuple) -> None:
+    global _worker_scorer
+    _worker_scorer = _build_scorer(spec)
+
+
+def _slim(segment: SegmentResult) -> SegmentResult:
+    """The segment without tokens and alignment (what scoring output needs, in less memory)."""
+    return dataclasses.replace(segment, alignment=(), hyp_tokens=(), ref_tokens=())
+
+
+def _score_batch(batch: list[tuple[str, list[str]]]) -> list[SegmentResult]:
+    return [_slim(_worker_scorer.sentence_score(h, r)) for h, r in batch]
+
+
+def score_segments(spec: tuple, scorer: Scorer, hyps: Sequence[str], refs: Sequence[Sequence[str]],
+                   workers: int = 1, progress: bool = False, batch_size: int = 200) -> Iterator[SegmentResult]:
+    """Segment results in input order (tokens and alignments dropped), from one or several processes."""
+    bar = tqdm(total=len(hyps), unit="seg", file=sys.stderr, disable=not progress, mininterval=0.5,
+               desc="METEOR")
+    pairs = list(zip(hyps, refs))
+    try:
+        if workers == 1:
+            for hyp, group in pairs:
+                yield _slim(scorer.sentence_score(hyp, group))
+                bar.update()
+            return
+        batches = [pairs[k:k + batch_size] for k in range(0, len(pairs), batch_size)]
+        with multiprocessing.get_context().Pool(workers, initializer=_init_worker, initargs=(spec,)) as pool:
+            for results in pool.imap(_score_batch, batches):
+                yield from results
+                bar.update(len(results))
+    finally:
+        bar.close()
+
+
+def _check_segments(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> None:
+    try:
+        for _ in check_corpus(hyps, refs):
+            pass
+    except (TypeError, ValueError) as exc:
+        raise InputError(str(exc)) from None
+
+
+def run_score(args, out: TextIO) -> None:
+    spec, scorer = _configured_scorer(args)
+    hyps, refs = read_input(args)
+    _check_segments(hyps, refs)
+    show = args.progress if args.progress is not None else (len(hyps) >= 1000 and sys.stderr.isatty())
+    segments = list(score_segments(spec, scorer, hyps, refs, args.workers, show))
+    corpus = scorer.aggregate(segments, [len(r) for r in refs])
+    write_scores(corpus, args.format, out)
+
+
+def write_scores(corpus: CorpusResult, fmt: str, out: TextIO) -> None:
+    """Print segment and system scores as text (the jar's layout), JSON or TSV."""
+    segments = corpus.segments
+    if fmt == "json":
         json.dump({
-            "score": metrics.score,
-            "segment_scores": scores,
-            "segment_stats": [s.to_line() for s in stats],
-            "signature": signature,
+            "score": corpus.score,
+            "segment_scores": [s.score for s in segments],
+            "segment_stats": [s.stats.to_line() for s in segments],
+            "signature": corpus.signature,
         }, out, ensure_ascii=False)
         out.write("\n")
         return
-    for k, score in enumerate(scores, 1):
-        out.write(f"Segment {k} score:\t{java_double_str(score)}\n")
-    out.write(f"\nPrecision:\t{java_double_str(metrics.precision)}\n"
-              f"Recall:\t\t{java_double_str(metrics.recall)}\n"
-              f"Fmean:\t\t{java_double_str(metrics.fmean)}\n"
-              f"Penalty:\t{java_double_str(metrics.fragmentation_penalty)}\n"
-              f"Chunks:\t\t{total.chunks}\n"
-              f"Final score:\t{java_double_str(metrics.score)}\n"
-              f"Signature:\t{signature}\n")
+    if fmt == "tsv":
+        out.write("segment\tscore\tstats\n")
+        for k, s in enumerate(segments, 1):
+            out.write(f"{k}\t{java_double_str(s.score)}\t{s.stats.to_line()}\n")
+        out.write(f"system\t{java_double_str(corpus.score)}\t{corpus.signature}\n")
+        return
+    for k, s in enumerate(segments, 1):
+        out.write(f"Segment {k} score:\t{java_double_str(s.score)}\n")
+    out.write(f"\nPrecision:\t{java_double_str(corpus.precision)}\n"
+              f"Recall:\t\t{java_double_str(corpus.recall)}\n"
+              f"Fmean:\t\t{java_double_str(corpus.fmean)}\n"
+              f"Penalty:\t{java_double_str(corpus.fragmentation_penalty)}\n"
+              f"Chunks:\t\t{corpus.chunks}\n"
+              f"Final score:\t{java_double_str(corpus.score)}\n"
+              f"Signature:\t{corpus.signature}\n")
+
+
+# -- alignments ----------------------------------------------------------------------------------
+
+def _segment_range(text: Optional[str], n: int) -> range:
+    if text is None:
+        return range(n)
+    first, _, last = text.partition("-")
+    try:
+        lo, hi = int(first), int(last or first)
+    except ValueError:
+        raise InputError(f"--segments takes N or N-M, got {text!r}") from None
+    if not 1 <= lo <= hi <= n:
+        raise InputError(f"--segments {text} is outside 1-{n}")
+    return range(lo - 1, hi)
+
+
+def run_align(args, out: TextIO) -> None:
+    _, scorer = _configured_scorer(args)
+    hyps, refs = read_input(args)
+    _check_segments(hyps, refs)
+    modules = scorer.modules
+    records = []
+    for k in _segment_range(args.segments, len(hyps)):
+        s = scorer.sentence_score(hyps[k], refs[k])
+        if args.format == "json":
+            records.append({
+                "segment": k + 1, "score": s.score, "precision": s.precision, "recall": s.recall,
+                "fmean": s.fmean, "fragmentation_penalty": s.fragmentation_penalty, "chunks": s.chunks,
+                "best_ref": s.best_ref, "hyp_tokens": list(s.hyp_tokens), "ref_tokens": list(s.ref_tokens),
+                "alignment": [dict(m._asdict(), module=modules[m.module], chunk=c + 1)
+                              for m, c in zip(s.alignment, chunk_ids(s.alignment))],
+            })
+            continue
+        out.write(f"Segment {k + 1}: score {java_double_str(s.score)}  P {s.precision:.4f}  R {s.recall:.4f}  "
+                  f"Fmean {s.fmean:.4f}  penalty {s.fragmentation_penalty:.4f}  chunks {s.chunks}  "
+                  f"reference {s.best_ref + 1} of {len(refs[k])}\n"
+                  f"  hyp: {' '.join(s.hyp_tokens)}\n  ref: {' '.join(s.ref_tokens)}\n"
+                  f"{alignment_text(s.hyp_tokens, s.ref_tokens, s.alignment, modules)}\n\n")
+    if args.format == "json":
+        json.dump({"signature": scorer.signature, "segments": records}, out, ensure_ascii=False)
+        out.write("\n")
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -181,6 +358,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         if args.command == "score":
             run_score(args, sys.stdout)
+        elif args.command == "align":
+            run_align(args, sys.stdout)
     except InputError as exc:
         print(f"meteor-metric: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

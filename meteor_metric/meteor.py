@@ -178,6 +178,11 @@ class Meteor:
         """Every setting that changes the number, plus the package version."""
         return f"{self._base_signature}|version:{__version__}"
 
+    @property
+    def modules(self) -> tuple[str, ...]:
+        """Module names; an alignment's ``Match.module`` indexes this."""
+        return self.params.modules
+
     def corpus_signature(self, n_refs: Iterable[int]) -> str:
         counts = sorted(set(n_refs))
         nrefs = str(counts[0]) if len(counts) == 1 else "var"

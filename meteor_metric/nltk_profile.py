@@ -34,6 +34,7 @@ __all__ = ["NltkMeteor", "NLTK_VERSION", "TOKENIZERS"]
 NLTK_VERSION = "3.10.4"
 TOKENIZERS = ("word_tokenize", "split")
 EXACT, STEM, WORDNET = 0, 1, 2  # module numbers in alignments and statistics
+MODULES = ("exact", "stem", "wordnet")
 _TEXT_CACHE_SIZE = 1 << 13
 _STEM_CACHE_LIMIT = 1 << 16
 
@@ -87,6 +88,11 @@ class NltkMeteor:
         """Every setting that changes the number, plus the package version."""
         return f"{self._base_signature}|version:{__version__}"
 
+    @property
+    def modules(self) -> tuple[str, ...]:
+        """Stage names; an alignment's ``Match.module`` indexes this."""
+        return MODULES
+
     def corpus_signature(self, n_refs: Iterable[int]) -> str:
         counts = sorted(set(n_refs))
         nrefs = str(counts[0]) if len(counts) == 1 else "var"
@@ -117,12 +123,16 @@ class NltkMeteor:
         reports it (``np.mean``); precision, recall, fmean and penalty are means too.
         """
         pairs = list(check_corpus(hypotheses, references))
-        if not pairs:
+        segments = [self._segment(self._tokens(h), [self._tokens(r) for r in refs]) for h, refs in pairs]
+        return self.aggregate(segments, [len(r) for _, r in pairs])
+
+    def aggregate(self, segments: Sequence[SegmentResult], n_refs: Iterable[int]) -> CorpusResult:
+        """Combine already scored segments: the means of their scores and parts (``np.mean``)."""
+        if not segments:
             raise ValueError("cannot score an empty corpus: give at least one hypothesis")
-        segments = tuple(self._segment(self._tokens(h), [self._tokens(r) for r in refs]) for h, refs in pairs)
         means = [float(np.mean([getattr(s, field) for s in segments])) for field in _Metrics._fields]
         total = MeteorStats.sum(s.stats for s in segments)
-        return CorpusResult(*means, total.chunks, total, segments, self.corpus_signature(len(r) for _, r in pairs))
+        return CorpusResult(*means, total.chunks, total, tuple(segments), self.corpus_signature(n_refs))
 
     # -- tokens and stems ----------------------------------------------------------------------
 

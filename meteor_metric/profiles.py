@@ -7,14 +7,15 @@
 * ``original``: METEOR as first published (Banerjee & Lavie, 2005), with an exact alignment search;
   the system score comes from the summed statistics.
 
-Every profile's scorer has ``sentence_score``, ``corpus_score`` and ``signature`` and returns
-:class:`~meteor_metric.SegmentResult` / :class:`~meteor_metric.CorpusResult`.
+Every profile's scorer has ``sentence_score``, ``corpus_score``, ``aggregate`` (segments already
+scored → corpus), ``signature`` and ``modules`` and returns :class:`~meteor_metric.SegmentResult` /
+:class:`~meteor_metric.CorpusResult`.
 """
 
 from __future__ import annotations
 
 import threading
-from typing import Optional, Protocol, Sequence
+from typing import Iterable, Optional, Protocol, Sequence
 
 from .meteor import CorpusResult, Meteor, References, SegmentResult
 
@@ -35,9 +36,14 @@ class Scorer(Protocol):
     @property
     def signature(self) -> str: ...
 
+    @property
+    def modules(self) -> tuple[str, ...]: ...
+
     def sentence_score(self, hypothesis: str, references: References) -> SegmentResult: ...
 
     def corpus_score(self, hypotheses: Sequence[str], references: Sequence[References]) -> CorpusResult: ...
+
+    def aggregate(self, segments: Sequence[SegmentResult], n_refs: Iterable[int]) -> CorpusResult: ...
 
 
 _scorers: dict[tuple, Scorer] = {}

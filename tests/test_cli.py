@@ -4,9 +4,15 @@ import json
 import subprocess
 import sys
 
+from pathlib import Path
+
 import pytest
 
+from conformance import JAVA15, read_jsonl
+from meteor_metric import Meteor
 from meteor_metric.cli import main
+from meteor_metric.corpus_io import read_lines
+from meteor_metric.paraphrase import ParaphraseTableNotFound
 
 FLAGS = ["--modules", "exact,stem", "--weights", "1.0,0.6"]
 
@@ -78,3 +84,137 @@ def test_module_entry_point_help():
     out = subprocess.run([sys.executable, "-m", "meteor_metric", "score", "--help"],
                          capture_output=True, text=True, check=True).stdout
     assert "--hyp" in out and "exit status" in out
+
+
+# -- input formats, output formats, workers and the align command (oracle: the jar's example scores) --
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+JAR = json.loads((EXAMPLES / "jar-scores.json").read_text(encoding="utf-8"))
+HYPS = read_lines(str(EXAMPLES / "hyp.txt"))
+REFS = [read_lines(str(EXAMPLES / name)) for name in ("ref.txt", "ref2.txt")]
+
+
+@pytest.fixture(scope="module")
+def paraphrase_table():
+    try:
+        Meteor()
+    except ParaphraseTableNotFound as exc:
+        pytest.skip(f"no English paraphrase table installed: {exc}")
+
+
+def _cli(args, stdin=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "meteor_metric", *args], input=stdin, capture_output=True,
+                          text=True, encoding="utf-8")
+
+
+def _assert_jar_json(stdout: str, golden: dict) -> None:
+    out = json.loads(stdout)
+    assert out["segment_stats"] == golden["stats_lines"]
+    assert abs(out["score"] - golden["final_score"]) <= 1e-12
+
+
+@pytest.mark.parametrize("layout", ["jsonl", "tsv", "jsonl+ref-files", "stdin"])
+def test_input_formats_give_the_jars_numbers(tmp_path, paraphrase_table, layout):
+    if layout == "jsonl":
+        path = tmp_path / "pairs.jsonl"
+        path.write_text("".join(json.dumps({"hypothesis": h, "references": [a, b]}) + "\n"
+                                for h, a, b in zip(HYPS, *REFS)), encoding="utf-8")
+        proc = _cli(["score", "--hyp", str(path), "--json"])
+    elif layout == "tsv":
+        path = tmp_path / "pairs.tsv"
+        path.write_text("".join(f"{h}\t{a}\t{b}\n" for h, a, b in zip(HYPS, *REFS)), encoding="utf-8")
+        proc = _cli(["score", "--hyp", str(path), "--json"])
+    elif layout == "jsonl+ref-files":
+        path = tmp_path / "hyps.jsonl"
+        path.write_text("".join(json.dumps(h) + "\n" for h in HYPS), encoding="utf-8")
+        refs = tmp_path / "refs.jsonl"
+        refs.write_text("".join(json.dumps([a, b]) + "\n" for a, b in zip(*REFS)), encoding="utf-8")
+        proc = _cli(["score", "--hyp", str(path), "--ref", str(refs), "--json"])
+    else:
+        proc = _cli(["score", "--hyp", "-", "--ref", str(EXAMPLES / "ref.txt"), "--ref", str(EXAMPLES / "ref2.txt"),
+                     "--json"], stdin="".join(h + "\n" for h in HYPS))
+    assert proc.returncode == 0, proc.stderr
+    _assert_jar_json(proc.stdout, JAR["two_refs"])
+
+
+def test_tsv_and_text_output_carry_scores_and_signature(paraphrase_table):
+    args = ["score", "--hyp", str(EXAMPLES / "hyp.txt"), "--ref", str(EXAMPLES / "ref.txt")]
+    tsv = _cli(args + ["--format", "tsv"]).stdout.splitlines()
+    assert tsv[0] == "segment\tscore\tstats" and len(tsv) == 102
+    assert [line.split("\t")[2] for line in tsv[1:101]] == JAR["one_ref"]["stats_lines"]
+    system, score, signature = tsv[101].split("\t")
+    assert system == "system" and abs(float(score) - JAR["one_ref"]["final_score"]) <= 1e-12
+    assert signature.startswith("meteor-1.5|") and "|nrefs:1|" in signature
+    text = _cli(args).stdout
+    assert all(f"Segment {k} score:\t" in text for k in (1, 100)) and f"Signature:\t{signature}\n" in text
+
+
+def test_two_workers_give_byte_identical_output(paraphrase_table):
+    for fmt in ("json", "tsv", "text"):
+        args = ["score", "--hyp", str(EXAMPLES / "hyp.txt"), "--ref", str(EXAMPLES / "ref.txt"),
+                "--ref", str(EXAMPLES / "ref2.txt"), "--format", fmt]
+        one, two = _cli(args), _cli(args + ["--workers", "2"])
+        assert one.returncode == two.returncode == 0, two.stderr
+        assert one.stdout == two.stdout
+        if fmt == "json":
+            _assert_jar_json(two.stdout, JAR["two_refs"])
+    assert _cli(args + ["--workers", "0"]).returncode == 2
+
+
+def test_progress_bar_on_request(paraphrase_table):
+    proc = _cli(["score", "--hyp", str(EXAMPLES / "hyp.txt"), "--ref", str(EXAMPLES / "ref.txt"), "--progress",
+                 "--format", "tsv"])
+    assert proc.returncode == 0 and "100/100" in proc.stderr
+    quiet = _cli(["score", "--hyp", str(EXAMPLES / "hyp.txt"), "--ref", str(EXAMPLES / "ref.txt")])
+    assert quiet.stderr == ""
+
+
+def test_align_shows_the_jars_alignment(tmp_path):
+    """Oracle: the jar's -writeAlignments for a stored edge case (tests/data/java15/edge_cases.jsonl.gz)."""
+    row = next(r for r in read_jsonl(JAVA15 / "edge_cases.jsonl.gz") if r["config"]["name"] == "en_norm"
+               and len(r["expected"]["alignment"]) >= 3 and len(r["refs"]) == 1 and r.get("stdio_safe", True)
+               and "\t" not in r["hyp"] + r["refs"][0])
+    path = tmp_path / "pair.tsv"
+    path.write_text(f"{row['hyp']}\t{row['refs'][0]}\n", encoding="utf-8")
+    try:
+        Meteor()
+    except ParaphraseTableNotFound as exc:
+        pytest.skip(str(exc))
+    out = json.loads(_cli(["align", "--hyp", str(path), "--format", "json"]).stdout)
+    seg = out["segments"][0]
+    modules = row["config"]["modules"]
+    got = [[a["ref_start"], a["ref_len"], a["hyp_start"], a["hyp_len"], modules.index(a["module"])]
+           for a in seg["alignment"]]
+    assert got == row["expected"]["alignment"]
+    assert " ".join(seg["hyp_tokens"]) == row["expected"]["norm_hyp"]
+    text = _cli(["align", "--hyp", str(path)]).stdout
+    assert text.startswith("Segment 1: score ") and "chunk 1" in text and "unmatched hyp:" in text
+
+
+def test_align_segment_range(paraphrase_table):
+    args = ["align", "--hyp", str(EXAMPLES / "hyp.txt"), "--ref", str(EXAMPLES / "ref.txt")]
+    out = _cli(args + ["--segments", "3-5"]).stdout
+    assert [line.split(":")[0] for line in out.splitlines() if line.startswith("Segment")] == \
+        ["Segment 3", "Segment 4", "Segment 5"]
+    bad = _cli(args + ["--segments", "0-500"])
+    assert bad.returncode == 2 and "outside 1-100" in bad.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--input-format", "tsv"], "line 1 has no tab"),
+    (["--input-format", "jsonl"], "line 1 is not JSON"),
+    (["--profile", "nltk", "--lang", "de"], "--lang is a METEOR 1.5 option"),
+    ([], "plain text needs at least one reference file"),
+])
+def test_bad_input_names_the_problem(tmp_path, args, message):
+    hyp = _write(tmp_path, "h.txt", ["a b", "c"])
+    proc = _cli(["score", "--hyp", hyp, *args])
+    assert proc.returncode == 2 and message in proc.stderr
+
+
+@pytest.mark.parametrize("command", [[], ["score"], ["align"]])
+def test_every_command_has_help_with_examples(command):
+    out = _cli([*command, "--help"]).stdout
+    assert "exit status" in out
+    if command:
+        assert "examples:" in out
