@@ -121,7 +121,8 @@ def _add_config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-punct", action="store_true", help="drop punctuation (-noPunct; needs --norm)")
     p.add_argument("--modules", type=_csv, metavar="LIST", help="matchers (-m), e.g. exact,stem,synonym,paraphrase")
     p.add_argument("--weights", type=_floats, metavar="LIST", help="one weight per module (-w)")
-    p.add_argument("--params", type=_floats, metavar="A,B,G,D", help="alpha,beta,gamma,delta (-p); makes the task custom")
+    p.add_argument("--params", type=_floats, metavar="A,B,G,D",
+                   help="alpha,beta,gamma,delta (-p); makes the task custom")
     p.add_argument("--beam", type=int, default=40, metavar="N", help="beam size (-x, default 40)")
     p.add_argument("--char", action="store_true", help="character-based lengths (-ch)")
     p.add_argument("--function-words", metavar="FILE", help="function-word list (-s)")
