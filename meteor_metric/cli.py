@@ -6,14 +6,19 @@ import argparse
 import dataclasses
 import json
 import multiprocessing
+import os
+import shutil
 import sys
-from typing import Iterator, Optional, Sequence, TextIO
+import tempfile
+from array import array
+from collections import deque
+from typing import Iterable, Iterator, Optional, Sequence, TextIO
 
 from tqdm import tqdm
 
 from . import __version__
 from .alignment_view import alignment_text, chunk_ids
-from .corpus_io import FORMATS, CorpusFormatError, decode, parse_corpus, read_lines
+from .corpus_io import FORMATS, CorpusFormatError, count_lines, iter_lines, iter_pairs
 from .javafmt import java_double_str
 from .meteor import CorpusResult, Meteor, SegmentResult, check_corpus
 from .params import LANGUAGE_NAMES, TASKS, normalization_mode, resolve_params
@@ -209,20 +214,53 @@ def _input_format(args) -> str:
     return "jsonl" if name.endswith(".jsonl") else "tsv" if name.endswith(".tsv") else "text"
 
 
-def read_input(args) -> tuple[list[str], list[list[str]]]:
-    """Hypotheses and references from the files (or stdin) the flags name."""
-    try:
+class CorpusInput:
+    """The corpus the flags name, checked in a first pass, then streamed as often as needed.
+
+    Standard input is copied to a temporary file first, so it can be read twice."""
+
+    def __init__(self, args):
+        self.fmt = _input_format(args)
+        self.ref_paths = list(args.ref)
+        self._spool = None
         if args.hyp == "-":
-            hyp_lines, hyp_name = decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
-        else:
-            hyp_lines, hyp_name = read_lines(args.hyp), args.hyp
-        ref_sets = [read_lines(path) for path in args.ref]
-        hyps, refs = parse_corpus(hyp_lines, ref_sets, _input_format(args), hyp_name, args.ref)
-    except CorpusFormatError as exc:
-        raise InputError(str(exc)) from None
-    if not hyps:
-        raise InputError(f"{hyp_name} is empty: nothing to score")
-    return hyps, refs
+            self._spool = tempfile.NamedTemporaryFile(prefix="meteor-stdin-", delete=False)
+            shutil.copyfileobj(sys.stdin.buffer, self._spool)
+            self._spool.close()
+        self.hyp_path = self._spool.name if self._spool else args.hyp
+        self.hyp_name = "<stdin>" if self._spool else args.hyp
+        self.n_segments = self._check()
+
+    def _check(self) -> int:
+        """Count and validate every line, so errors come before any output."""
+        try:
+            counts = [count_lines(self.hyp_path)] + [count_lines(p) for p in self.ref_paths]
+            for path, n in zip(self.ref_paths, counts[1:]):
+                if n != counts[0]:
+                    raise InputError(f"line counts differ: {self.hyp_name} has {counts[0]} lines, {path} has {n}")
+            for k, (hyp, refs) in enumerate(self.pairs()):
+                _check_segment(hyp, refs, k)
+        except CorpusFormatError as exc:
+            raise InputError(str(exc).replace(self.hyp_path, self.hyp_name)) from None
+        if counts[0] == 0:
+            raise InputError(f"{self.hyp_name} is empty: nothing to score")
+        return counts[0]
+
+    def pairs(self) -> Iterator[tuple[str, list[str]]]:
+        return iter_pairs(iter_lines(self.hyp_path), [iter_lines(p) for p in self.ref_paths], self.fmt,
+                          self.hyp_name, self.ref_paths)
+
+    def close(self) -> None:
+        if self._spool is not None:
+            os.unlink(self._spool.name)
+
+
+def _check_segment(hyp: str, refs: list[str], k: int) -> None:
+    try:
+        for _ in check_corpus([hyp], [refs]):
+            pass
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"segment {k + 1}: {exc}") from None
 
 
 # -- scoring -------------------------------------------------------------------------------------
@@ -244,72 +282,100 @@ def _score_batch(batch: list[tuple[str, list[str]]]) -> list[SegmentResult]:
     return [_slim(_worker_scorer.sentence_score(h, r)) for h, r in batch]
 
 
-def score_segments(spec: tuple, scorer: Scorer, hyps: Sequence[str], refs: Sequence[Sequence[str]],
-                   workers: int = 1, progress: bool = False, batch_size: int = 200) -> Iterator[SegmentResult]:
-    """Segment results in input order (tokens and alignments dropped), from one or several processes."""
-    bar = tqdm(total=len(hyps), unit="seg", file=sys.stderr, disable=not progress, mininterval=0.5,
-               desc="METEOR")
-    pairs = list(zip(hyps, refs))
-    try:
-        if workers == 1:
-            for hyp, group in pairs:
-                yield _slim(scorer.sentence_score(hyp, group))
-                bar.update()
-            return
-        batches = [pairs[k:k + batch_size] for k in range(0, len(pairs), batch_size)]
-        with multiprocessing.get_context().Pool(workers, initializer=_init_worker, initargs=(spec,)) as pool:
-            for results in pool.imap(_score_batch, batches):
-                yield from results
-                bar.update(len(results))
-    finally:
-        bar.close()
+def _batches(pairs: Iterable[tuple[str, list[str]]], size: int) -> Iterator[list[tuple[str, list[str]]]]:
+    batch = []
+    for pair in pairs:
+        batch.append(pair)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
-def _check_segments(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> None:
-    try:
-        for _ in check_corpus(hyps, refs):
-            pass
-    except (TypeError, ValueError) as exc:
-        raise InputError(str(exc)) from None
+def score_stream(spec: tuple, scorer: Scorer, pairs: Iterable[tuple[str, list[str]]], workers: int = 1,
+                 batch_size: int = 200) -> Iterator[tuple[SegmentResult, int]]:
+    """(segment result, number of references) in input order, tokens and alignments dropped, from
+    one or several processes. With workers, at most ``4 * workers`` batches are in flight, so
+    memory stays bounded."""
+    if workers == 1:
+        for hyp, refs in pairs:
+            yield _slim(scorer.sentence_score(hyp, refs)), len(refs)
+        return
+    with multiprocessing.get_context().Pool(workers, initializer=_init_worker, initargs=(spec,)) as pool:
+        pending: deque = deque()
+        for batch in _batches(pairs, batch_size):
+            pending.append((pool.apply_async(_score_batch, (batch,)), [len(refs) for _, refs in batch]))
+            if len(pending) >= 4 * workers:
+                result, n_refs = pending.popleft()
+                yield from zip(result.get(), n_refs)
+        while pending:
+            result, n_refs = pending.popleft()
+            yield from zip(result.get(), n_refs)
+
+
+class ScoreWriter:
+    """Writes segment scores as they come and the system score at the end: text, JSON or TSV.
+
+    Memory: JSON keeps 8 bytes per segment (the scores) and spools the stats lines to a temporary file."""
+
+    def __init__(self, fmt: str, out: TextIO):
+        self.fmt, self.out = fmt, out
+        self.count = 0
+        self._scores = array("d")
+        self._stats = tempfile.TemporaryFile("w+", encoding="utf-8") if fmt == "json" else None
+        if fmt == "tsv":
+            out.write("segment\tscore\tstats\n")
+
+    def segment(self, s: SegmentResult) -> None:
+        self.count += 1
+        if self.fmt == "json":
+            self._scores.append(s.score)
+            self._stats.write(json.dumps(s.stats.to_line()) + "\n")
+        elif self.fmt == "tsv":
+            self.out.write(f"{self.count}\t{java_double_str(s.score)}\t{s.stats.to_line()}\n")
+        else:
+            self.out.write(f"Segment {self.count} score:\t{java_double_str(s.score)}\n")
+
+    def finish(self, corpus: CorpusResult) -> None:
+        out = self.out
+        if self.fmt == "json":
+            out.write(f'{{"score": {json.dumps(corpus.score)}, "segment_scores": [')
+            out.write(", ".join(json.dumps(x) for x in self._scores))
+            out.write('], "segment_stats": [')
+            self._stats.seek(0)
+            for k, line in enumerate(self._stats):
+                out.write((", " if k else "") + line.rstrip("\n"))
+            self._stats.close()
+            out.write(f'], "signature": {json.dumps(corpus.signature, ensure_ascii=False)}}}\n')
+        elif self.fmt == "tsv":
+            out.write(f"system\t{java_double_str(corpus.score)}\t{corpus.signature}\n")
+        else:
+            out.write(f"\nPrecision:\t{java_double_str(corpus.precision)}\n"
+                      f"Recall:\t\t{java_double_str(corpus.recall)}\n"
+                      f"Fmean:\t\t{java_double_str(corpus.fmean)}\n"
+                      f"Penalty:\t{java_double_str(corpus.fragmentation_penalty)}\n"
+                      f"Chunks:\t\t{corpus.chunks}\n"
+                      f"Final score:\t{java_double_str(corpus.score)}\n"
+                      f"Signature:\t{corpus.signature}\n")
 
 
 def run_score(args, out: TextIO) -> None:
     spec, scorer = _configured_scorer(args)
-    hyps, refs = read_input(args)
-    _check_segments(hyps, refs)
-    show = args.progress if args.progress is not None else (len(hyps) >= 1000 and sys.stderr.isatty())
-    segments = list(score_segments(spec, scorer, hyps, refs, args.workers, show))
-    corpus = scorer.aggregate(segments, [len(r) for r in refs])
-    write_scores(corpus, args.format, out)
-
-
-def write_scores(corpus: CorpusResult, fmt: str, out: TextIO) -> None:
-    """Print segment and system scores as text (the jar's layout), JSON or TSV."""
-    segments = corpus.segments
-    if fmt == "json":
-        json.dump({
-            "score": corpus.score,
-            "segment_scores": [s.score for s in segments],
-            "segment_stats": [s.stats.to_line() for s in segments],
-            "signature": corpus.signature,
-        }, out, ensure_ascii=False)
-        out.write("\n")
-        return
-    if fmt == "tsv":
-        out.write("segment\tscore\tstats\n")
-        for k, s in enumerate(segments, 1):
-            out.write(f"{k}\t{java_double_str(s.score)}\t{s.stats.to_line()}\n")
-        out.write(f"system\t{java_double_str(corpus.score)}\t{corpus.signature}\n")
-        return
-    for k, s in enumerate(segments, 1):
-        out.write(f"Segment {k} score:\t{java_double_str(s.score)}\n")
-    out.write(f"\nPrecision:\t{java_double_str(corpus.precision)}\n"
-              f"Recall:\t\t{java_double_str(corpus.recall)}\n"
-              f"Fmean:\t\t{java_double_str(corpus.fmean)}\n"
-              f"Penalty:\t{java_double_str(corpus.fragmentation_penalty)}\n"
-              f"Chunks:\t\t{corpus.chunks}\n"
-              f"Final score:\t{java_double_str(corpus.score)}\n"
-              f"Signature:\t{corpus.signature}\n")
+    corpus = CorpusInput(args)
+    try:
+        show = args.progress if args.progress is not None else (corpus.n_segments >= 1000 and sys.stderr.isatty())
+        writer = ScoreWriter(args.format, out)
+        totals = scorer.accumulator()
+        with tqdm(total=corpus.n_segments, unit="seg", file=sys.stderr, disable=not show, mininterval=0.5,
+                  desc="METEOR") as bar:
+            for segment, n_refs in score_stream(spec, scorer, corpus.pairs(), args.workers):
+                totals.add(segment, n_refs)
+                writer.segment(segment)
+                bar.update()
+        writer.finish(totals.result())
+    finally:
+        corpus.close()
 
 
 # -- alignments ----------------------------------------------------------------------------------
@@ -329,29 +395,34 @@ def _segment_range(text: Optional[str], n: int) -> range:
 
 def run_align(args, out: TextIO) -> None:
     _, scorer = _configured_scorer(args)
-    hyps, refs = read_input(args)
-    _check_segments(hyps, refs)
-    modules = scorer.modules
-    records = []
-    for k in _segment_range(args.segments, len(hyps)):
-        s = scorer.sentence_score(hyps[k], refs[k])
+    corpus = CorpusInput(args)
+    try:
+        wanted = _segment_range(args.segments, corpus.n_segments)
+        modules = scorer.modules
+        records = []
+        for k, (hyp, refs) in enumerate(corpus.pairs()):
+            if k not in wanted:
+                continue
+            s = scorer.sentence_score(hyp, refs)
+            if args.format == "json":
+                records.append({
+                    "segment": k + 1, "score": s.score, "precision": s.precision, "recall": s.recall,
+                    "fmean": s.fmean, "fragmentation_penalty": s.fragmentation_penalty, "chunks": s.chunks,
+                    "best_ref": s.best_ref, "hyp_tokens": list(s.hyp_tokens), "ref_tokens": list(s.ref_tokens),
+                    "alignment": [dict(m._asdict(), module=modules[m.module], chunk=c + 1)
+                                  for m, c in zip(s.alignment, chunk_ids(s.alignment))],
+                })
+                continue
+            out.write(f"Segment {k + 1}: score {java_double_str(s.score)}  P {s.precision:.4f}  "
+                      f"R {s.recall:.4f}  Fmean {s.fmean:.4f}  penalty {s.fragmentation_penalty:.4f}  "
+                      f"chunks {s.chunks}  reference {s.best_ref + 1} of {len(refs)}\n"
+                      f"  hyp: {' '.join(s.hyp_tokens)}\n  ref: {' '.join(s.ref_tokens)}\n"
+                      f"{alignment_text(s.hyp_tokens, s.ref_tokens, s.alignment, modules)}\n\n")
         if args.format == "json":
-            records.append({
-                "segment": k + 1, "score": s.score, "precision": s.precision, "recall": s.recall,
-                "fmean": s.fmean, "fragmentation_penalty": s.fragmentation_penalty, "chunks": s.chunks,
-                "best_ref": s.best_ref, "hyp_tokens": list(s.hyp_tokens), "ref_tokens": list(s.ref_tokens),
-                "alignment": [dict(m._asdict(), module=modules[m.module], chunk=c + 1)
-                              for m, c in zip(s.alignment, chunk_ids(s.alignment))],
-            })
-            continue
-        out.write(f"Segment {k + 1}: score {java_double_str(s.score)}  P {s.precision:.4f}  R {s.recall:.4f}  "
-                  f"Fmean {s.fmean:.4f}  penalty {s.fragmentation_penalty:.4f}  chunks {s.chunks}  "
-                  f"reference {s.best_ref + 1} of {len(refs[k])}\n"
-                  f"  hyp: {' '.join(s.hyp_tokens)}\n  ref: {' '.join(s.ref_tokens)}\n"
-                  f"{alignment_text(s.hyp_tokens, s.ref_tokens, s.alignment, modules)}\n\n")
-    if args.format == "json":
-        json.dump({"signature": scorer.signature, "segments": records}, out, ensure_ascii=False)
-        out.write("\n")
+            json.dump({"signature": scorer.signature, "segments": records}, out, ensure_ascii=False)
+            out.write("\n")
+    finally:
+        corpus.close()
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

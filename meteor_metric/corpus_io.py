@@ -7,19 +7,25 @@
 * ``tsv``: one file, ``hypothesis<TAB>reference[<TAB>reference ...]`` per line.
 
 Lines end at ``\\n``, ``\\r`` or ``\\r\\n`` (Java's ``readLine``, as the jar reads files); a UTF-8
-byte-order mark at the start of a file is dropped.
+byte-order mark at the start of a file is dropped. Files are read as streams (:func:`iter_corpus`),
+so a corpus of any length is read in constant memory.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Optional, Sequence
+from itertools import zip_longest
+from typing import Iterable, Iterator, Optional, Sequence
 
 from .javafmt import java_split_lines
 
 FORMATS = ("text", "jsonl", "tsv")
 _HYP_KEYS = ("hypothesis", "prediction", "hyp")
 _REF_KEYS = ("references", "reference", "refs")
+_BOM = "\ufeff"
+_BOM_BYTES = _BOM.encode("utf-8")
+
+Pair = tuple[str, list[str]]
 
 
 class CorpusFormatError(ValueError):
@@ -31,66 +37,105 @@ def decode(data: bytes, name: str) -> list[str]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
+        line = len(java_split_lines(data[:exc.start].decode("utf-8") + "x"))  # the line the bad byte is on
         raise CorpusFormatError(f"{name}: line {line} is not valid UTF-8 (byte offset {exc.start})") from None
-    if text.startswith("\ufeff"):
+    if text.startswith(_BOM):
         text = text[1:]
     return java_split_lines(text)
 
 
-def read_lines(path: str) -> list[str]:
-    """The lines of a UTF-8 text file."""
+def iter_lines(path: str) -> Iterator[str]:
+    """The lines of a UTF-8 text file, one at a time."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        f = open(path, "rb")
     except OSError as exc:
         raise CorpusFormatError(f"cannot read {path}: {exc.strerror}") from None
-    return decode(data, path)
+    with f:
+        number = 0
+        for raw in f:  # pieces end at b"\n"; a b"\r" inside also ends a line
+            if number == 0 and raw.startswith(_BOM_BYTES):
+                raw = raw[len(_BOM_BYTES):]
+                if not raw:
+                    continue
+            ended = raw.endswith(b"\n")
+            body = raw[:-1] if ended else raw
+            if ended and body.endswith(b"\r"):
+                body = body[:-1]  # \r\n
+            parts = body.split(b"\r")
+            if not ended and parts[-1] == b"" and len(parts) > 1:
+                parts.pop()  # a final lone \r ends the last line
+            for part in parts:
+                number += 1
+                try:
+                    line = part.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise CorpusFormatError(f"{path}: line {number} is not valid UTF-8 "
+                                            f"(byte {exc.start + 1} of the line)") from None
+                yield line
+
+
+def read_lines(path: str) -> list[str]:
+    """All lines of a UTF-8 text file."""
+    return list(iter_lines(path))
+
+
+def count_lines(path: str) -> int:
+    """How many lines a file has (checking that it is UTF-8)."""
+    return sum(1 for _ in iter_lines(path))
+
+
+def iter_pairs(hyp_lines: Iterable[str], ref_line_sets: Sequence[Iterable[str]], fmt: str = "text",
+               hyp_name: str = "hypotheses", ref_names: Optional[Sequence[str]] = None) -> Iterator[Pair]:
+    """(hypothesis, references) per segment from line streams; line counts must agree."""
+    if fmt not in FORMATS:
+        raise CorpusFormatError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+    if fmt == "tsv" and ref_line_sets:
+        raise CorpusFormatError("tsv holds hypotheses and references in one file: give no reference files")
+    if fmt == "text" and not ref_line_sets:
+        raise CorpusFormatError("plain text needs at least one reference file")
+    names = list(ref_names or [f"references #{k + 1}" for k in range(len(ref_line_sets))])
+    missing = object()
+    for k, row in enumerate(zip_longest(hyp_lines, *ref_line_sets, fillvalue=missing), 1):
+        if any(x is missing for x in row):
+            raise CorpusFormatError(_count_message(k, row, missing, hyp_name, names))
+        yield _pair(row[0], row[1:], fmt, k, hyp_name, names)
+
+
+def _count_message(k: int, row: tuple, missing: object, hyp_name: str, names: Sequence[str]) -> str:
+    ended = [name for name, x in zip([hyp_name, *names], row) if x is missing]
+    going = [name for name, x in zip([hyp_name, *names], row) if x is not missing]
+    return (f"line counts differ: {', '.join(ended)} {'has' if len(ended) == 1 else 'have'} {k - 1} lines, "
+            f"{', '.join(going)} {'has' if len(going) == 1 else 'have'} more")
+
+
+def _pair(hyp_line: str, ref_lines: Sequence[str], fmt: str, k: int, hyp_name: str,
+          ref_names: Sequence[str]) -> Pair:
+    if fmt == "text":
+        return hyp_line, list(ref_lines)
+    if fmt == "tsv":
+        fields = hyp_line.split("\t")
+        if len(fields) < 2:
+            raise CorpusFormatError(f"{hyp_name}: line {k} has no tab: expected hypothesis<TAB>reference")
+        return fields[0], fields[1:]
+    hyp, refs = _jsonl_hypothesis(_json(hyp_line, hyp_name, k), hyp_name, k)
+    for name, line in zip(ref_names, ref_lines):
+        refs.extend(_strings(_json(line, name, k), name, k))
+    if not refs:
+        raise CorpusFormatError(f"{hyp_name}: line {k} has no reference (give \"references\" or a reference file)")
+    return hyp, refs
+
+
+def iter_corpus(hyp_path: str, ref_paths: Sequence[str] = (), fmt: str = "text") -> Iterator[Pair]:
+    """(hypothesis, references) per segment, streamed from files."""
+    return iter_pairs(iter_lines(hyp_path), [iter_lines(p) for p in ref_paths], fmt, hyp_path, list(ref_paths))
 
 
 def parse_corpus(hyp_lines: Sequence[str], ref_line_sets: Sequence[Sequence[str]], fmt: str = "text",
                  hyp_name: str = "hypotheses", ref_names: Optional[Sequence[str]] = None
                  ) -> tuple[list[str], list[list[str]]]:
-    """Hypotheses and their references from already split lines."""
-    if fmt not in FORMATS:
-        raise CorpusFormatError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
-    ref_names = list(ref_names or [f"references #{k + 1}" for k in range(len(ref_line_sets))])
-    for name, lines in zip(ref_names, ref_line_sets):
-        if len(lines) != len(hyp_lines):
-            raise CorpusFormatError(f"line counts differ: {hyp_name} has {len(hyp_lines)} lines, "
-                                    f"{name} has {len(lines)}")
-    if fmt == "tsv":
-        if ref_line_sets:
-            raise CorpusFormatError("tsv holds hypotheses and references in one file: give no reference files")
-        hyps, refs = [], []
-        for k, line in enumerate(hyp_lines, 1):
-            fields = line.split("\t")
-            if len(fields) < 2:
-                raise CorpusFormatError(f"{hyp_name}: line {k} has no tab: expected hypothesis<TAB>reference")
-            hyps.append(fields[0])
-            refs.append(fields[1:])
-        return hyps, refs
-    if fmt == "text":
-        if not ref_line_sets:
-            raise CorpusFormatError("plain text needs at least one reference file")
-        return list(hyp_lines), [list(group) for group in zip(*ref_line_sets)]
-    hyps, refs = [], []
-    for k, line in enumerate(hyp_lines, 1):
-        hyp, own_refs = _jsonl_hypothesis(_json(line, hyp_name, k), hyp_name, k)
-        hyps.append(hyp)
-        refs.append(own_refs)
-    for name, lines in zip(ref_names, ref_line_sets):
-        for k, line in enumerate(lines, 1):
-            refs[k - 1].extend(_strings(_json(line, name, k), name, k))
-    for k, group in enumerate(refs, 1):
-        if not group:
-            raise CorpusFormatError(f"{hyp_name}: line {k} has no reference (give \"references\" or a reference file)")
-    return hyps, refs
-
-
-def read_corpus(hyp_path: str, ref_paths: Sequence[str] = (), fmt: str = "text") -> tuple[list[str], list[list[str]]]:
-    """Hypotheses and references from files."""
-    return parse_corpus(read_lines(hyp_path), [read_lines(p) for p in ref_paths], fmt, hyp_path, list(ref_paths))
+    """Hypotheses and their references from lines already in memory."""
+    pairs = list(iter_pairs(hyp_lines, ref_line_sets, fmt, hyp_name, ref_names))
+    return [h for h, _ in pairs], [r for _, r in pairs]
 
 
 def _json(line: str, name: str, k: int) -> object:

@@ -15,7 +15,7 @@ from .matcher import (ExactMatcher, Matcher, ParaphraseMatcher, StemMatcher, Syn
 from .normalize import java_lower, load_function_words, normalize_line, tokenize
 from .params import LANGUAGE_NAMES, METEOR_VERSION, MODULE_SHORT, MeteorParams, resolve_params
 from .scorer import Metrics, compute_metrics
-from .stats import MeteorStats
+from .stats import MeteorStats, StatsTotal
 
 References = Union[str, Sequence[str]]
 
@@ -202,13 +202,14 @@ class Meteor:
 
     def aggregate(self, segments: Sequence[SegmentResult], n_refs: Iterable[int]) -> CorpusResult:
         """Combine already scored segments into a corpus result."""
-        if not segments:
-            raise ValueError("cannot score an empty corpus: give at least one hypothesis")
-        total = MeteorStats.sum(s.stats for s in segments)
-        metrics = self.score_stats(total)
-        return CorpusResult(metrics.score, metrics.precision, metrics.recall, metrics.fmean,
-                            metrics.fragmentation_penalty, total.chunks, total, tuple(segments),
-                            self.corpus_signature(n_refs))
+        totals = self.accumulator()
+        for segment, n in zip(segments, n_refs):
+            totals.add(segment, n)
+        return totals.result(tuple(segments))
+
+    def accumulator(self) -> "MeteorAccumulator":
+        """A running corpus result: segments in one at a time, none kept (for streams)."""
+        return MeteorAccumulator(self)
 
     def score_stats(self, stats: MeteorStats) -> Metrics:
         """Score statistics (of a segment, or summed over a corpus) with this configuration."""
@@ -273,6 +274,28 @@ class Meteor:
             sum(size(w) for w, f in zip(hyp, hyp_fw) if f), sum(size(w) for w, f in zip(ref, ref_fw) if f),
             tuple(tc), tuple(rc), tuple(tf), tuple(rf),
             count_chunks(matches), hyp_words, ref_words)
+
+
+class MeteorAccumulator:
+    """Summed statistics of the segments added so far; the corpus score comes from them."""
+
+    def __init__(self, scorer: Meteor):
+        self._scorer = scorer
+        self._stats = StatsTotal()
+        self._n_refs: set[int] = set()
+
+    def add(self, segment: SegmentResult, n_refs: int) -> None:
+        self._stats.add(segment.stats)
+        self._n_refs.add(n_refs)
+
+    def result(self, segments: tuple[SegmentResult, ...] = ()) -> CorpusResult:
+        """The corpus result (``segments`` is what to attach; a stream attaches none)."""
+        if not self._stats.count:
+            raise ValueError("cannot score an empty corpus: give at least one hypothesis")
+        total = self._stats.total
+        m = self._scorer.score_stats(total)
+        return CorpusResult(m.score, m.precision, m.recall, m.fmean, m.fragmentation_penalty, total.chunks, total,
+                            segments, self._scorer.corpus_signature(self._n_refs))
 
 
 def _one(_: str) -> int:

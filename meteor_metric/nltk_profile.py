@@ -15,6 +15,7 @@ WordNet comes from the packaged table (:mod:`meteor_metric.nltk_wordnet`); the s
 from __future__ import annotations
 
 import math
+from array import array
 from functools import lru_cache
 from numbers import Real
 from typing import Callable, Iterable, NamedTuple, Optional, Sequence
@@ -27,7 +28,7 @@ from . import __version__
 from .aligner import Match
 from .meteor import CorpusResult, References, SegmentResult, _check_refs, _check_text, check_corpus
 from .nltk_wordnet import NltkWordNet
-from .stats import MeteorStats
+from .stats import MeteorStats, StatsTotal
 
 __all__ = ["NltkMeteor", "NLTK_VERSION", "TOKENIZERS"]
 
@@ -128,11 +129,14 @@ class NltkMeteor:
 
     def aggregate(self, segments: Sequence[SegmentResult], n_refs: Iterable[int]) -> CorpusResult:
         """Combine already scored segments: the means of their scores and parts (``np.mean``)."""
-        if not segments:
-            raise ValueError("cannot score an empty corpus: give at least one hypothesis")
-        means = [float(np.mean([getattr(s, field) for s in segments])) for field in _Metrics._fields]
-        total = MeteorStats.sum(s.stats for s in segments)
-        return CorpusResult(*means, total.chunks, total, tuple(segments), self.corpus_signature(n_refs))
+        totals = self.accumulator()
+        for segment, n in zip(segments, n_refs):
+            totals.add(segment, n)
+        return totals.result(tuple(segments))
+
+    def accumulator(self) -> "NltkAccumulator":
+        """A running corpus result: keeps 5 floats per segment (the means need every value)."""
+        return NltkAccumulator(self)
 
     # -- tokens and stems ----------------------------------------------------------------------
 
@@ -214,6 +218,29 @@ class NltkMeteor:
         if not (n_hyp and n_ref and denominator and matches):
             return _Metrics(0.0, precision, recall, fmean, penalty)
         return _Metrics((1 - penalty) * fmean, precision, recall, fmean, penalty)
+
+
+class NltkAccumulator:
+    """The segment scores and parts added so far; the corpus values are their ``np.mean``."""
+
+    def __init__(self, scorer: NltkMeteor):
+        self._scorer = scorer
+        self._values = [array("d") for _ in _Metrics._fields]
+        self._stats = StatsTotal()
+        self._n_refs: set[int] = set()
+
+    def add(self, segment: SegmentResult, n_refs: int) -> None:
+        for values, field in zip(self._values, _Metrics._fields):
+            values.append(getattr(segment, field))
+        self._stats.add(segment.stats)
+        self._n_refs.add(n_refs)
+
+    def result(self, segments: tuple[SegmentResult, ...] = ()) -> CorpusResult:
+        if not self._stats.count:
+            raise ValueError("cannot score an empty corpus: give at least one hypothesis")
+        means = [float(np.mean(np.frombuffer(values, dtype=np.float64))) for values in self._values]
+        total = self._stats.total
+        return CorpusResult(*means, total.chunks, total, segments, self._scorer.corpus_signature(self._n_refs))
 
 
 def _positions(side: list[tuple[int, str]]) -> dict[str, list[int]]:

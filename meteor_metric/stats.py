@@ -60,38 +60,10 @@ class MeteorStats:
     @staticmethod
     def sum(items: Iterable["MeteorStats"]) -> "MeteorStats":
         """Aggregate segment statistics exactly as the jar's ``addStats`` does."""
-        t_len = r_len = t_fw = r_fw = chunks = t_wm = r_wm = 0
-        tc: list[int] = []
-        rc: list[int] = []
-        tf: list[int] = []
-        rf: list[int] = []
-        count = 0
+        running = StatsTotal()
         for s in items:
-            count += 1
-            t_len += s.test_length
-            r_len += s.ref_length
-            t_fw += s.test_function_words
-            r_fw += s.ref_function_words
-            width = len(s.test_content_matches)
-            if width > len(tc):
-                pad = [0] * (width - len(tc))
-                tc += pad
-                rc += pad
-                tf += pad
-                rf += pad
-            for i in range(width):
-                tc[i] += s.test_content_matches[i]
-                rc[i] += s.ref_content_matches[i]
-                tf[i] += s.test_function_matches[i]
-                rf[i] += s.ref_function_matches[i]
-            if not s.is_perfect:
-                chunks += s.chunks
-            t_wm += s.test_word_matches
-            r_wm += s.ref_word_matches
-        if count == 0:
-            raise ValueError("cannot sum an empty collection of statistics")
-        return MeteorStats(t_len, r_len, t_fw, r_fw, tuple(tc), tuple(rc), tuple(tf), tuple(rf),
-                           chunks, t_wm, r_wm)
+            running.add(s)
+        return running.total
 
     def to_list(self) -> list[int]:
         """The 23 numbers of the jar's ``-ssOut`` line (unused module slots are 0)."""
@@ -132,3 +104,39 @@ class MeteorStats:
     def from_line(cls, line: str, n_modules: int = MAX_MODULES) -> "MeteorStats":
         """Parse a jar ``-ssOut`` line (or :meth:`to_line` output)."""
         return cls.from_list(line.split(), n_modules)
+
+
+class StatsTotal:
+    """A running corpus sum of segment statistics (the jar's ``addStats``), in constant memory."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._scalars = [0] * 7  # t_len r_len t_fw r_fw chunks t_wm r_wm
+        self._slots: list[list[int]] = [[], [], [], []]  # tc rc tf rf
+
+    def add(self, s: MeteorStats) -> None:
+        """Add one segment; a perfect segment's chunks are not added."""
+        self.count += 1
+        v = self._scalars
+        v[0] += s.test_length
+        v[1] += s.ref_length
+        v[2] += s.test_function_words
+        v[3] += s.ref_function_words
+        if not s.is_perfect:
+            v[4] += s.chunks
+        v[5] += s.test_word_matches
+        v[6] += s.ref_word_matches
+        for slot, values in zip(self._slots, (s.test_content_matches, s.ref_content_matches,
+                                              s.test_function_matches, s.ref_function_matches)):
+            if len(values) > len(slot):
+                slot.extend([0] * (len(values) - len(slot)))
+            for i, x in enumerate(values):
+                slot[i] += x
+
+    @property
+    def total(self) -> MeteorStats:
+        if self.count == 0:
+            raise ValueError("cannot sum an empty collection of statistics")
+        t_len, r_len, t_fw, r_fw, chunks, t_wm, r_wm = self._scalars
+        tc, rc, tf, rf = (tuple(slot) for slot in self._slots)
+        return MeteorStats(t_len, r_len, t_fw, r_fw, tc, rc, tf, rf, chunks, t_wm, r_wm)
