@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 import meteor_metric
-from meteor_metric.cli import read_segments
+from meteor_metric.corpus_io import read_lines
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
@@ -53,9 +53,9 @@ def _nltk_rows() -> list[dict]:
 
 def _jobs() -> list[tuple[dict, list[float], float]]:
     """(job, expected segment scores, expected system score or None)."""
-    hyps = read_segments(str(EXAMPLES / "hyp.txt"))
-    ref1 = read_segments(str(EXAMPLES / "ref.txt"))
-    ref2 = read_segments(str(EXAMPLES / "ref2.txt"))
+    hyps = read_lines(str(EXAMPLES / "hyp.txt"))
+    ref1 = read_lines(str(EXAMPLES / "ref.txt"))
+    ref2 = read_lines(str(EXAMPLES / "ref2.txt"))
     two = [[a, b] for a, b in zip(ref1, ref2)]
     jobs = [
         ({"profile": "meteor-1.5", "normalization": None, "predictions": hyps, "references": ref1},

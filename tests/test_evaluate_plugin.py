@@ -16,16 +16,16 @@ import evaluate
 import pytest
 
 import meteor_metric
-from meteor_metric.cli import read_segments
+from meteor_metric.corpus_io import read_lines
 from meteor_metric.paraphrase import ParaphraseTableNotFound
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
 JAR = json.loads((EXAMPLES / "jar-scores.json").read_text(encoding="utf-8"))
 TOLERANCE = 1e-12
-HYPS = read_segments(str(EXAMPLES / "hyp.txt"))
-REF1 = read_segments(str(EXAMPLES / "ref.txt"))
-REF2 = read_segments(str(EXAMPLES / "ref2.txt"))
+HYPS = read_lines(str(EXAMPLES / "hyp.txt"))
+REF1 = read_lines(str(EXAMPLES / "ref.txt"))
+REF2 = read_lines(str(EXAMPLES / "ref2.txt"))
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -115,9 +115,9 @@ def test_empty_corpus_is_an_error(metric):
 
 DISTRIBUTED = textwrap.dedent("""
     import json, sys, evaluate, meteor_metric
-    from meteor_metric.cli import read_segments
+    from meteor_metric.corpus_io import read_lines
     rank, cache, profile = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-    hyps = read_segments(sys.argv[4]); refs = read_segments(sys.argv[5])
+    hyps = read_lines(sys.argv[4]); refs = read_lines(sys.argv[5])
     metric = evaluate.load(meteor_metric.EVALUATE_MODULE, num_process=2, process_id=rank,
                            experiment_id="dist-test", cache_dir=cache)
     half = len(hyps) // 2

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import meteor_metric
-from meteor_metric.cli import read_segments
+from meteor_metric.corpus_io import read_lines
 from meteor_metric.paraphrase import ParaphraseTableNotFound
 from meteor_metric.training import make_compute_metrics, score_dataset, score_texts
 
@@ -34,8 +34,8 @@ def paraphrase_table():
         pytest.skip(f"no English paraphrase table installed: {exc}")
 
 
-HYPS = read_segments(str(EXAMPLES / "hyp.txt"))
-REFS = read_segments(str(EXAMPLES / "ref.txt"))
+HYPS = read_lines(str(EXAMPLES / "hyp.txt"))
+REFS = read_lines(str(EXAMPLES / "ref.txt"))
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +96,7 @@ def test_score_texts_accepts_plain_and_wrapped_references():
 
 @pytest.mark.parametrize("num_proc", [None, 2])
 def test_score_dataset_adds_a_column(num_proc):
-    refs = [[a, b] for a, b in zip(REFS, read_segments(str(EXAMPLES / "ref2.txt")))]
+    refs = [[a, b] for a, b in zip(REFS, read_lines(str(EXAMPLES / "ref2.txt")))]
     ds = datasets.Dataset.from_dict({"prediction": HYPS, "references": refs})
     scored = score_dataset(ds, batch_size=16, num_proc=num_proc)
     assert scored.column_names == ["prediction", "references", "meteor"]
