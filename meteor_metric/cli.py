@@ -20,7 +20,7 @@ from . import __version__
 from .alignment_view import alignment_text, chunk_ids
 from .corpus_io import FORMATS, CorpusFormatError, count_lines, iter_lines, iter_pairs
 from .javafmt import java_double_str
-from .meteor import CorpusResult, Meteor, SegmentResult, check_corpus
+from .meteor import MAX_SEGMENT_TOKENS, CorpusResult, Meteor, SegmentResult, check_corpus
 from .params import LANGUAGE_NAMES, TASKS, normalization_mode, resolve_params
 from .profiles import DEFAULT_PROFILE, PROFILES, Scorer, get_scorer
 
@@ -133,6 +133,9 @@ def _add_config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--function-words", metavar="FILE", help="function-word list (-s)")
     p.add_argument("--paraphrase-table", metavar="FILE",
                    help="paraphrase table in METEOR's format (-a); default: found automatically")
+    p.add_argument("--max-tokens", type=int, default=MAX_SEGMENT_TOKENS, metavar="N",
+                   help=f"longest segment in tokens (default {MAX_SEGMENT_TOKENS:,}; 0: no limit); alignment time "
+                        "grows with the square of the length")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -173,8 +176,9 @@ def _scorer_spec(args) -> tuple:
     """A picklable description of the scorer (rebuilt in worker processes)."""
     if args.profile != "meteor-1.5":
         given = [f for f in _JAR_FLAGS if getattr(args, f) not in (None, False, "en")]
-        if given or not args.norm or args.beam != 40:
-            flag = "--" + (given[0] if given else "no-norm" if not args.norm else "beam").replace("_", "-")
+        if given or not args.norm or args.beam != 40 or args.max_tokens != MAX_SEGMENT_TOKENS:
+            flag = "--" + (given[0] if given else "no-norm" if not args.norm else "beam" if args.beam != 40
+                           else "max-tokens").replace("_", "-")
             raise InputError(f"{flag} is a METEOR 1.5 option; it does not apply to --profile {args.profile}")
         return (args.profile,)
     if args.no_punct and not args.norm:
@@ -188,12 +192,14 @@ def _scorer_spec(args) -> tuple:
             beam_size=args.beam, function_words=args.function_words, paraphrase_table=args.paraphrase_table)
     except ValueError as exc:
         raise InputError(str(exc)) from None
-    return ("meteor-1.5", params)
+    if args.max_tokens < 0:
+        raise InputError(f"--max-tokens must be 0 (no limit) or more, got {args.max_tokens}")
+    return ("meteor-1.5", params, args.max_tokens or None)
 
 
 def _build_scorer(spec: tuple) -> Scorer:
     if spec[0] == "meteor-1.5":
-        return Meteor.from_params(spec[1])
+        return Meteor.from_params(spec[1], max_segment_tokens=spec[2])
     return get_scorer(spec[0])
 
 
@@ -278,8 +284,15 @@ def _slim(segment: SegmentResult) -> SegmentResult:
     return dataclasses.replace(segment, alignment=(), hyp_tokens=(), ref_tokens=())
 
 
-def _score_batch(batch: list[tuple[str, list[str]]]) -> list[SegmentResult]:
-    return [_slim(_worker_scorer.sentence_score(h, r)) for h, r in batch]
+def _score_one(scorer: Scorer, k: int, hyp: str, refs: list[str]) -> SegmentResult:
+    try:
+        return _slim(scorer.sentence_score(hyp, refs))
+    except ValueError as exc:
+        raise ValueError(f"segment {k + 1}: {exc}") from None
+
+
+def _score_batch(start: int, batch: list[tuple[str, list[str]]]) -> list[SegmentResult]:
+    return [_score_one(_worker_scorer, start + j, h, r) for j, (h, r) in enumerate(batch)]
 
 
 def _batches(pairs: Iterable[tuple[str, list[str]]], size: int) -> Iterator[list[tuple[str, list[str]]]]:
@@ -299,13 +312,13 @@ def score_stream(spec: tuple, scorer: Scorer, pairs: Iterable[tuple[str, list[st
     one or several processes. With workers, at most ``4 * workers`` batches are in flight, so
     memory stays bounded."""
     if workers == 1:
-        for hyp, refs in pairs:
-            yield _slim(scorer.sentence_score(hyp, refs)), len(refs)
+        for k, (hyp, refs) in enumerate(pairs):
+            yield _score_one(scorer, k, hyp, refs), len(refs)
         return
     with multiprocessing.get_context().Pool(workers, initializer=_init_worker, initargs=(spec,)) as pool:
         pending: deque = deque()
-        for batch in _batches(pairs, batch_size):
-            pending.append((pool.apply_async(_score_batch, (batch,)), [len(refs) for _, refs in batch]))
+        for b, batch in enumerate(_batches(pairs, batch_size)):
+            pending.append((pool.apply_async(_score_batch, (b * batch_size, batch)), [len(r) for _, r in batch]))
             if len(pending) >= 4 * workers:
                 result, n_refs = pending.popleft()
                 yield from zip(result.get(), n_refs)
@@ -369,10 +382,13 @@ def run_score(args, out: TextIO) -> None:
         totals = scorer.accumulator()
         with tqdm(total=corpus.n_segments, unit="seg", file=sys.stderr, disable=not show, mininterval=0.5,
                   desc="METEOR") as bar:
-            for segment, n_refs in score_stream(spec, scorer, corpus.pairs(), args.workers):
-                totals.add(segment, n_refs)
-                writer.segment(segment)
-                bar.update()
+            try:
+                for segment, n_refs in score_stream(spec, scorer, corpus.pairs(), args.workers):
+                    totals.add(segment, n_refs)
+                    writer.segment(segment)
+                    bar.update()
+            except ValueError as exc:  # a segment the scorer refuses (the message names it)
+                raise InputError(str(exc)) from None
         writer.finish(totals.result())
     finally:
         corpus.close()
@@ -403,7 +419,10 @@ def run_align(args, out: TextIO) -> None:
         for k, (hyp, refs) in enumerate(corpus.pairs()):
             if k not in wanted:
                 continue
-            s = scorer.sentence_score(hyp, refs)
+            try:
+                s = scorer.sentence_score(hyp, refs)
+            except ValueError as exc:
+                raise InputError(f"segment {k + 1}: {exc}") from None
             if args.format == "json":
                 records.append({
                     "segment": k + 1, "score": s.score, "precision": s.precision, "recall": s.recall,

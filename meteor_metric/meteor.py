@@ -19,7 +19,9 @@ from .stats import MeteorStats, StatsTotal
 
 References = Union[str, Sequence[str]]
 
-_TEXT_CACHE_SIZE = 1 << 13  # texts repeat locally (references of a caption set); keep memory small
+_TEXT_CACHE_SIZE = 1 << 13
+#: Default longest segment (tokens after normalisation, either side): the alignment is quadratic in length.
+MAX_SEGMENT_TOKENS = 2_500  # texts repeat locally (references of a caption set); keep memory small
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,8 @@ class Meteor:
     delta), ``normalization`` (``norm``, ``norm_nopunct``, ``lc_only``,
     ``no_norm``), ``char_based`` (``-ch``), ``beam_size`` (``-x``),
     ``function_words`` (``-s``, a file) and ``paraphrase_table`` (``-a``).
+    ``max_segment_tokens`` bounds a segment's length (a ``ValueError`` beyond it; ``None``: no
+    limit), because the alignment's time grows with the square of the length.
     A scorer is safe to share between threads.
     """
 
@@ -96,23 +100,28 @@ class Meteor:
         function_words: Optional[str] = None,
         paraphrase_table: Optional[str] = None,
         cache_dir: Optional[str] = None,
+        max_segment_tokens: Optional[int] = MAX_SEGMENT_TOKENS,
     ):
         params = resolve_params(
             language, task, parameters=parameters, weights=weights, modules=modules,
             normalization=normalization, char_based=char_based, beam_size=beam_size,
             function_words=function_words, paraphrase_table=paraphrase_table)
-        self._init(params, cache_dir)
+        self._init(params, cache_dir, max_segment_tokens)
 
     @classmethod
-    def from_params(cls, params: MeteorParams, cache_dir: Optional[str] = None) -> "Meteor":
+    def from_params(cls, params: MeteorParams, cache_dir: Optional[str] = None,
+                    max_segment_tokens: Optional[int] = MAX_SEGMENT_TOKENS) -> "Meteor":
         """A scorer for an already resolved configuration."""
         if not isinstance(params, MeteorParams):
             raise TypeError(f"params must be a MeteorParams, got {type(params).__name__}")
         self = cls.__new__(cls)
-        self._init(params, cache_dir)
+        self._init(params, cache_dir, max_segment_tokens)
         return self
 
-    def _init(self, params: MeteorParams, cache_dir: Optional[str]) -> None:
+    def _init(self, params: MeteorParams, cache_dir: Optional[str], max_segment_tokens: Optional[int]) -> None:
+        if max_segment_tokens is not None and (not isinstance(max_segment_tokens, int) or max_segment_tokens < 1):
+            raise ValueError(f"max_segment_tokens must be a positive integer or None, got {max_segment_tokens!r}")
+        self.max_segment_tokens = max_segment_tokens
         self.params = params
         self._resource_ids: list[str] = []
         self._matchers: list[Matcher] = [self._make_matcher(m, cache_dir) for m in params.modules]
@@ -197,7 +206,12 @@ class Meteor:
     def corpus_score(self, hypotheses: Sequence[str], references: Sequence[References]) -> CorpusResult:
         """Score a corpus: ``references[k]`` is a string or a list of strings for ``hypotheses[k]``."""
         pairs = list(check_corpus(hypotheses, references))
-        segments = tuple(self._segment(h, r) for h, r in pairs)
+        segments = []
+        for k, (hyp, refs) in enumerate(pairs):
+            try:
+                segments.append(self._segment(hyp, refs))
+            except ValueError as exc:
+                raise ValueError(f"segment {k}: {exc}") from None
         return self.aggregate(segments, [len(r) for _, r in pairs])
 
     def aggregate(self, segments: Sequence[SegmentResult], n_refs: Iterable[int]) -> CorpusResult:
@@ -219,12 +233,21 @@ class Meteor:
                              f"this configuration has {len(p.modules)} modules")
         return compute_metrics(stats, p.weights, p.alpha, p.beta, p.gamma, p.delta)
 
+    def _check_length(self, tokens: tuple[str, ...], where: str) -> tuple[str, ...]:
+        limit = self.max_segment_tokens
+        if limit is not None and len(tokens) > limit:
+            raise ValueError(
+                f"the {where} has {len(tokens):,} tokens, more than max_segment_tokens={limit:,}: the alignment's "
+                "time grows with the square of a segment's length (the Java jar takes over a minute for one "
+                "3,000-token segment). Split long documents into sentences, or raise max_segment_tokens")
+        return tokens
+
     def _segment(self, hyp: str, refs: Sequence[str]) -> SegmentResult:
-        hyp_tokens = self._preprocess(hyp)
+        hyp_tokens = self._check_length(self._preprocess(hyp), "hypothesis")
         best: Optional[tuple] = None
         best_score = -1.0
         for k, ref in enumerate(refs):
-            ref_tokens = self._preprocess(ref)
+            ref_tokens = self._check_length(self._preprocess(ref), f"reference {k}")
             stats, alignment = self._align_pair(hyp_tokens, ref_tokens)
             metrics = self.score_stats(stats)
             if metrics.score > best_score:
