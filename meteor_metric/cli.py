@@ -11,7 +11,7 @@ from typing import Iterator, Optional, Sequence, TextIO
 
 from tqdm import tqdm
 
-from . import __version__
+from . import __version__, compare
 from .alignment_view import alignment_text, chunk_ids
 from .corpus_io import FORMATS, CorpusFormatError, decode, parse_corpus, read_lines
 from .javafmt import java_double_str
@@ -159,6 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     align.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     align.add_argument("--segments", metavar="RANGE", help="only these segments, e.g. 7 or 3-5 (1-based)")
     _add_config_args(align)
+    compare.add_parsers(commands)
     return parser
 
 
@@ -361,6 +362,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             run_score(args, sys.stdout)
         elif args.command == "align":
             run_align(args, sys.stdout)
+        elif args.command in compare.COMMANDS:
+            compare.run(args, sys.stdout)
     except InputError as exc:
         print(f"meteor-metric: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
