@@ -13,11 +13,11 @@ from .corpus_io import FORMATS
 from .javafmt import java_double_str
 from .meteor import SegmentResult
 from .profiles import Scorer
+from .report import ALPHA, build_report, format_p, render_html, render_markdown
 from .significance import ComparisonResult, paired_approximate_randomization, paired_bootstrap
 
 COMMANDS = ("compare", "report")
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}  # sacreBLEU's defaults
-ALPHA = 0.05  # the significance mark's level
 
 COMPARE_EPILOG = """\
 examples:
@@ -117,8 +117,6 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
         results = [_run_test(systems, baseline, t, args.samples, args.seed) for t in tests]
         write_comparison(results, args.format, out)
         return
-    from .report import build_report, render_html, render_markdown
-
     try:
         report = build_report(systems.segments, systems.scorer, systems.hypotheses, systems.references,
                               baseline=baseline, tests=tests, n_samples=args.samples, seed=args.seed, top=args.top)
@@ -173,11 +171,6 @@ def _run_test(systems: Systems, baseline: str, test: str, n_samples: Optional[in
         return fn(systems.segments, baseline, systems.scorer, n_samples or DEFAULT_SAMPLES[test], seed)
     except (TypeError, ValueError) as exc:
         raise cli.InputError(str(exc)) from None
-
-
-def format_p(p: Optional[float]) -> str:
-    """A p-value with the significance mark, or ``baseline``."""
-    return "baseline" if p is None else f"{p:.4f}{' *' if p < ALPHA else ''}"
 
 
 def write_comparison(results: list[ComparisonResult], fmt: str, out: TextIO) -> None:
