@@ -188,7 +188,7 @@ def paired_approximate_randomization(systems: Mapping[str, Sequence[SegmentResul
     stats: dict[str, list[np.ndarray]] = {name: [] for name in others}
     rng = np.random.default_rng(seed)
     for block in _blocks(n_samples, n):
-        swap = np.array([rng.integers(2, size=n, dtype=bool) for _ in block], dtype=np.float64)
+        swap = rng.integers(2, size=(len(block), n), dtype=bool).astype(np.float64)
         for name in others:
             a = totals[baseline] + swap @ deltas[name]  # the baseline with swapped segments
             b = totals[baseline] + totals[name] - a
@@ -238,7 +238,8 @@ def _observed(model: SampleModel, rows: np.ndarray) -> float:
 
 
 def _blocks(n_samples: int, n: int) -> Iterator[range]:
-    """Sample numbers in blocks small enough to hold a (block × segments) matrix."""
+    """Sample numbers in blocks small enough to hold a (block × segments) matrix; each block's
+    random draws are one call, so results depend on the block size (fixed for a given ``n``)."""
     size = max(1, _CHUNK_ELEMENTS // n)
     for start in range(0, n_samples, size):
         yield range(start, min(start + size, n_samples))
@@ -250,7 +251,7 @@ def _bootstrap_scores(model: SampleModel, rows: Mapping[str, np.ndarray], n: int
     rng = np.random.default_rng(seed)
     out: dict[str, list[np.ndarray]] = {name: [] for name in rows}
     for block in _blocks(n_samples, n):
-        picks = np.array([rng.integers(n, size=n) for _ in block]).reshape(len(block), n)
+        picks = rng.integers(n, size=(len(block), n))
         cells = (picks + (np.arange(len(block)) * n)[:, None]).ravel()
         counts = np.bincount(cells, minlength=len(block) * n).reshape(len(block), n).astype(np.float64)
         for name, r in rows.items():
