@@ -14,7 +14,7 @@ from .javafmt import java_double_str
 from .meteor import SegmentResult
 from .profiles import Scorer
 from .report import ALPHA, build_report, format_p, render_html, render_markdown
-from .significance import ComparisonResult, paired_approximate_randomization, paired_bootstrap
+from .significance import ComparisonResult, paired_approximate_randomization, paired_bootstrap, sample_model
 
 COMMANDS = ("compare", "report")
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}  # sacreBLEU's defaults
@@ -133,6 +133,10 @@ def load_systems(args: argparse.Namespace) -> Systems:
     """Read and score every ``--hyp`` against the shared references."""
     names = _system_names(args.hyp, args.name)
     spec, scorer = cli._configured_scorer(args)
+    try:
+        sample_model(scorer)  # fail before scoring if the profile has no significance test
+    except TypeError as exc:
+        raise cli.InputError(str(exc)) from None
     hypotheses: dict[str, list[str]] = {}
     references: Optional[list[list[str]]] = None
     for name, path in zip(names, args.hyp):
@@ -142,8 +146,6 @@ def load_systems(args: argparse.Namespace) -> Systems:
         elif refs != references:
             raise cli.InputError(f"{path} does not share the references of {args.hyp[0]}: "
                                  "a paired test needs the same segments and references")
-        if len(hyps) != len(references):
-            raise cli.InputError(f"{path} has {len(hyps)} segments, {args.hyp[0]} has {len(references)}")
         cli._check_segments(hyps, refs)
         hypotheses[name] = hyps
     segments = {name: list(cli.score_segments(spec, scorer, hyps, references, args.workers))
@@ -169,7 +171,7 @@ def _run_test(systems: Systems, baseline: str, test: str, n_samples: Optional[in
     fn = paired_bootstrap if test == "bs" else paired_approximate_randomization
     try:
         return fn(systems.segments, baseline, systems.scorer, n_samples or DEFAULT_SAMPLES[test], seed)
-    except (TypeError, ValueError) as exc:
+    except ValueError as exc:
         raise cli.InputError(str(exc)) from None
 
 
