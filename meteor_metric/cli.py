@@ -16,7 +16,7 @@ from typing import Iterable, Iterator, Optional, Sequence, TextIO
 
 from tqdm import tqdm
 
-from . import __version__
+from . import __version__, compare
 from .alignment_view import alignment_text, chunk_ids
 from .corpus_io import FORMATS, CorpusFormatError, count_lines, iter_lines, iter_pairs
 from .javafmt import java_double_str
@@ -167,6 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
     align.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     align.add_argument("--segments", metavar="RANGE", help="only these segments, e.g. 7 or 3-5 (1-based)")
     _add_config_args(align)
+    compare.add_parsers(commands)
     return parser
 
 
@@ -451,6 +452,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             run_score(args, sys.stdout)
         elif args.command == "align":
             run_align(args, sys.stdout)
+        elif args.command in compare.COMMANDS:
+            compare.run(args, sys.stdout)
     except InputError as exc:
         print(f"meteor-metric: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
