@@ -60,14 +60,16 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     compare = commands.add_parser(
         "compare", help="compare systems with paired significance tests",
         description="Score several systems on the same segments and test their differences.",
-        epilog=f"{COMPARE_EPILOG}\n{cli.INPUT_HELP}\n{cli.EXIT_HELP}", formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=f"{COMPARE_EPILOG}\n{cli.INPUT_HELP}\n{cli.EXIT_HELP}",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     _add_system_args(compare)
     compare.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     cli._add_config_args(compare)
     report = commands.add_parser(
         "report", help="write an HTML (and Markdown) comparison report",
         description="Compare systems and write a self-contained HTML report.",
-        epilog=f"{REPORT_EPILOG}\n{cli.INPUT_HELP}\n{cli.EXIT_HELP}", formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=f"{REPORT_EPILOG}\n{cli.INPUT_HELP}\n{cli.EXIT_HELP}",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     _add_system_args(report)
     report.add_argument("--out", metavar="FILE", help="write the HTML report here")
     report.add_argument("--markdown", metavar="FILE", help="write the Markdown report here")
@@ -140,16 +142,23 @@ def load_systems(args: argparse.Namespace) -> Systems:
     hypotheses: dict[str, list[str]] = {}
     references: Optional[list[list[str]]] = None
     for name, path in zip(names, args.hyp):
-        hyps, refs = cli.read_input(argparse.Namespace(**{**vars(args), "hyp": path}))
+        corpus = cli.CorpusInput(argparse.Namespace(**{**vars(args), "hyp": path}))
+        try:
+            pairs = list(corpus.pairs())
+        finally:
+            corpus.close()
+        hyps, refs = [h for h, _ in pairs], [r for _, r in pairs]
         if references is None:
             references = refs
         elif refs != references:
             raise cli.InputError(f"{path} does not share the references of {args.hyp[0]}: "
                                  "a paired test needs the same segments and references")
-        cli._check_segments(hyps, refs)
         hypotheses[name] = hyps
-    segments = {name: list(cli.score_segments(spec, scorer, hyps, references, args.workers))
-                for name, hyps in hypotheses.items()}
+    try:
+        segments = {name: [s for s, _ in cli.score_stream(spec, scorer, zip(hyps, references), args.workers)]
+                    for name, hyps in hypotheses.items()}
+    except ValueError as exc:
+        raise cli.InputError(str(exc)) from None
     return Systems(names, hypotheses, references, segments, scorer)
 
 
