@@ -287,13 +287,14 @@ def _slim(segment: SegmentResult) -> SegmentResult:
 
 def _score_one(scorer: Scorer, k: int, hyp: str, refs: list[str]) -> SegmentResult:
     try:
-        return _slim(scorer.sentence_score(hyp, refs))
+        return scorer.sentence_score(hyp, refs)
     except ValueError as exc:
         raise ValueError(f"segment {k + 1}: {exc}") from None
 
 
 def _score_batch(start: int, batch: list[tuple[str, list[str]]]) -> list[SegmentResult]:
-    return [_score_one(_worker_scorer, start + j, h, r) for j, (h, r) in enumerate(batch)]
+    """Scored segments, slimmed for the trip back to the parent process."""
+    return [_slim(_score_one(_worker_scorer, start + j, h, r)) for j, (h, r) in enumerate(batch)]
 
 
 def _batches(pairs: Iterable[tuple[str, list[str]]], size: int) -> Iterator[list[tuple[str, list[str]]]]:
@@ -309,9 +310,9 @@ def _batches(pairs: Iterable[tuple[str, list[str]]], size: int) -> Iterator[list
 
 def score_stream(spec: tuple, scorer: Scorer, pairs: Iterable[tuple[str, list[str]]], workers: int = 1,
                  batch_size: int = 200) -> Iterator[tuple[SegmentResult, int]]:
-    """(segment result, number of references) in input order, tokens and alignments dropped, from
-    one or several processes. With workers, at most ``4 * workers`` batches are in flight, so
-    memory stays bounded."""
+    """(segment result, number of references) in input order, from one or several processes (their
+    results come without tokens and alignments). With workers, at most ``4 * workers`` batches are
+    in flight, so memory stays bounded."""
     if workers == 1:
         for k, (hyp, refs) in enumerate(pairs):
             yield _score_one(scorer, k, hyp, refs), len(refs)
