@@ -26,6 +26,7 @@ sentences from real MT data take well under a millisecond per stage (see the tes
 
 from __future__ import annotations
 
+import sys
 from typing import Callable, Iterable, Mapping
 
 Pair = tuple[int, int]
@@ -125,17 +126,18 @@ class _Component:
                           j - 1 if (i - 1, j - 1) in pair_set else -2) for j in by_row[i]] for i in rows]
         n = len(rows)
         self.consec = [t > 0 and rows[t - 1] == rows[t] - 1 for t in range(n)]
-        self.adj_bound = [0] * (n + 1)  # suffix sums of each row's best possible gain
         self.reach = [0] * (n + 1)  # columns some row >= t can still take
         for t in range(n - 1, -1, -1):
-            opts = self.options[t]
-            self.adj_bound[t] = self.adj_bound[t + 1] + max(g + (link != -2) for _, _, g, link in opts)
-            self.reach[t] = self.reach[t + 1] | sum(b for b, _, _, _ in opts)
-        self.big = self.adj_bound[0] + 1
+            self.reach[t] = self.reach[t + 1] | sum(b for b, _, _, _ in self.options[t])
+        # anchor gains of rows >= t: (gain, column bit), best first; a row has at most two such cells
+        anchored = [sorted(((g, b) for b, _, g, _ in opts if g), reverse=True) for opts in self.options]
+        self.anchor_cells = [[cells for cells in anchored[t:] if cells] for t in range(n + 1)]
+        self.big = sum(cells[0][0] for cells in self.anchor_cells[0]) + n + 1  # > any adjacency count
         self.active: list[list[tuple[int, int, int]]] = [[] for _ in range(n + 1)]
         self.target = 0
         row_index = {i: t for t, i in enumerate(rows)}
-        for part in _components(pairs, linked=False):
+        parts = _components(pairs, linked=False)
+        for part in parts:
             kstar = _max_matching(part)
             self.target += kstar
             mask = sum(bit[j] for j in {j for _, j in part})
@@ -143,10 +145,60 @@ class _Component:
             for t in range(part_rows[-1] + 1):
                 left = sum(1 for r in part_rows if r >= t)
                 self.active[t].append((mask, kstar, left))
+        self._init_link_bound(parts, bit)
+
+    def _init_link_bound(self, parts: list[list[Pair]], bit: dict[int, int]) -> None:
+        """Each adjacency inside the component takes its own pair of consecutive rows and its own
+        pair of consecutive columns. When every class is complete bipartite (exact and stem
+        stages) a row pair and a column pair can host one exactly when their class bigrams agree,
+        so rows ``> t`` gain at most the sum over class bigrams of min(row pairs, free column
+        pairs). Otherwise, the number of rows ``> t`` that have any link is the bound."""
+        n = len(self.rows)
+        self.link_types: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(n + 1)]
+        self.link_rows = [0] * (n + 1)
+        if all(len(p) == len({i for i, _ in p}) * len({j for _, j in p}) for p in parts):
+            cls: dict[tuple[str, int], int] = {}
+            for k, part in enumerate(parts):
+                for i, j in part:
+                    cls["r", i] = cls["c", j] = k
+            col_pairs: dict[tuple[int, int], list[int]] = {}
+            for (side, j), k in cls.items():
+                if side == "c" and ("c", j - 1) in cls:
+                    col_pairs.setdefault((cls["c", j - 1], k), []).append(bit[j - 1] | bit[j])
+            counts: dict[tuple[int, int], int] = {}
+            for t in range(n - 1, -1, -1):
+                self.link_types[t] = [(c, tuple(col_pairs[ty])) for ty, c in counts.items() if ty in col_pairs]
+                if self.consec[t]:
+                    ty = (cls["r", self.rows[t - 1]], cls["r", self.rows[t]])
+                    counts[ty] = counts.get(ty, 0) + 1
+        else:
+            for t in range(n - 1, -1, -1):
+                has_link = t + 1 < n and any(link != -2 for _, _, _, link in self.options[t + 1])
+                self.link_rows[t] = self.link_rows[t + 1] + has_link
 
     def card_bound(self, t: int, used: int) -> int:
         """An upper bound on the matches rows ``t..`` can add (exact for complete bipartite classes)."""
         return sum(min(left, kstar - _popcount(used & mask)) for mask, kstar, left in self.active[t])
+
+    def bound(self, t: int, used: int, prev: int) -> int:
+        """An upper bound on the value rows ``t..`` can add: matches, then adjacencies through
+        class bigrams, the link to the previous row's column, and anchor gains of free cells."""
+        links = self.link_rows[t]
+        for rows_left, masks in self.link_types[t]:
+            free = 0
+            for m in masks:
+                if not used & m:
+                    free += 1
+                    if free == rows_left:
+                        break
+            links += free
+        first = any(link == prev and not used & b for b, _, _, link in self.options[t]) if prev >= 0 else False
+        for cells in self.anchor_cells[t]:
+            for g, b in cells:
+                if not used & b:
+                    links += g
+                    break
+        return self.card_bound(t, used) * self.big + links + first
 
     def solve(self) -> dict[int, int]:
         need = max(self._greedy(), self.target * self.big) - 1
@@ -154,7 +206,7 @@ class _Component:
         choice: dict[tuple, int] = {}
         upper: dict[tuple, int] = {}
         n, big, options, consec, reach = len(self.rows), self.big, self.options, self.consec, self.reach
-        adj_bound, card_bound = self.adj_bound, self.card_bound
+        bound_of = self.bound
 
         def search(t: int, used: int, prev: int, need: int) -> int:
             """The best suffix value if it exceeds ``need``, else an upper bound <= ``need``."""
@@ -166,7 +218,7 @@ class _Component:
                 return value
             bound = upper.get(key)
             if bound is None:
-                bound = card_bound(t, used) * big + adj_bound[t]
+                bound = bound_of(t, used, prev)
             if bound <= need:
                 return bound
             best, best_col, failed = need, -1, -1
@@ -191,6 +243,8 @@ class _Component:
             upper[key] = failed
             return failed
 
+        if sys.getrecursionlimit() < n + 100:  # one frame per row
+            sys.setrecursionlimit(n + 100)
         if search(0, 0, -1, need) <= need:
             raise AssertionError("original aligner: no alignment reaches the maximum matching")
         found: dict[int, int] = {}
