@@ -10,18 +10,27 @@ the earlier matches. It returns the 1:1 subset of the candidates that has
    reference words in reference order, an unmatched word counting as +infinity ("earlier
    reference words take earlier hypothesis words").
 
-The optimum is exact. Candidates whose row and column have no other candidate are in every
-maximum matching and are taken at once. The others split into independent components (joined
-by a shared word or by a possible adjacency). Each component is solved by a fail-soft
-branch-and-bound over its reference words in order (each takes a free candidate column, or none),
-with a memo keyed by (word, used columns still reachable, previous column). The bound is exact
-on cardinality for complete bipartite classes (exact and stem matches) and admissible otherwise;
-adjacencies are bounded by per-word maxima. A greedy pass seeds the incumbent, so pruning starts
-at the first node.
+The optimum is exact, never approximated:
 
-Fewest chunks is NP-hard in general (two anagram sentences reduce it to minimum common string
-partition), so the worst case is exponential in the number of ambiguous words of one component;
-sentences from real MT data take well under a millisecond per stage (see the tests and README).
+* candidates whose row and column have no other candidate are in every maximum matching and are
+  taken at once (*anchors*, with the earlier matches);
+* the rest split into independent components, joined by a shared word or a possible adjacency;
+  the lexicographic tie-break is per component too, since components own disjoint rows;
+* each component is solved by a fail-soft branch-and-bound over its reference words in order
+  (take a free candidate column, smallest first, or none), memoised on (word, used columns still
+  reachable, previous column); a greedy pass seeds the incumbent;
+* the bound: matches -- per class, min(rows left, maximum matching - columns used), exact for
+  the complete bipartite classes of the exact and stem stages; adjacencies -- every adjacency
+  needs its own pair of consecutive rows and of consecutive columns, so per class bigram
+  min(row pairs left, free column pairs), plus the best free anchor cell of each row.
+
+Cost: O(words + candidates) when nothing is ambiguous. Fewest chunks is NP-hard in general (for
+two anagram sentences it is minimum common string partition), so the worst case is exponential
+in the ambiguous words of one component. Measured on one shared core: WMT21 zh-en pairs median
+0.4 ms for all three stages, slowest of 2,000 about 0.2-0.4 s; 60 or 100 copies of "the" on
+both sides 0.04-0.3 s ("the" x 300: seconds, the search is cubic there); "the ," against
+", the" x 50: 0.07-0.17 s; random anagrams over 2-5 distinct words grow exponentially
+(length 24: up to 2 s, length 30 over 5 words: up to 4 s).
 """
 
 from __future__ import annotations
@@ -129,10 +138,17 @@ class _Component:
         self.reach = [0] * (n + 1)  # columns some row >= t can still take
         for t in range(n - 1, -1, -1):
             self.reach[t] = self.reach[t + 1] | sum(b for b, _, _, _ in self.options[t])
-        # anchor gains of rows >= t: (gain, column bit), best first; a row has at most two such cells
-        anchored = [sorted(((g, b) for b, _, g, _ in opts if g), reverse=True) for opts in self.options]
-        self.anchor_cells = [[cells for cells in anchored[t:] if cells] for t in range(n + 1)]
-        self.big = sum(cells[0][0] for cells in self.anchor_cells[0]) + n + 1  # > any adjacency count
+        # rows with anchor gains, as (gain, column bit) best first (at most two cells a row), and
+        # for each t the index of the first such row >= t
+        self.anchor_cells: list[list[tuple[int, int]]] = []
+        self.anchor_from = [0] * (n + 1)
+        for t, opts in enumerate(self.options):
+            self.anchor_from[t] = len(self.anchor_cells)
+            cells = sorted(((g, b) for b, _, g, _ in opts if g), reverse=True)
+            if cells:
+                self.anchor_cells.append(cells)
+        self.anchor_from[n] = len(self.anchor_cells)
+        self.big = sum(cells[0][0] for cells in self.anchor_cells) + n + 1  # > any adjacency count
         self.active: list[list[tuple[int, int, int]]] = [[] for _ in range(n + 1)]
         self.target = 0
         row_index = {i: t for t, i in enumerate(rows)}
@@ -142,9 +158,11 @@ class _Component:
             self.target += kstar
             mask = sum(bit[j] for j in {j for _, j in part})
             part_rows = sorted({row_index[i] for i, _ in part})
-            for t in range(part_rows[-1] + 1):
-                left = sum(1 for r in part_rows if r >= t)
-                self.active[t].append((mask, kstar, left))
+            t = 0
+            for k, r in enumerate(part_rows):  # rows >= t of the part: len(part_rows) - k
+                while t <= r:
+                    self.active[t].append((mask, kstar, len(part_rows) - k))
+                    t += 1
         self._init_link_bound(parts, bit)
 
     def _init_link_bound(self, parts: list[list[Pair]], bit: dict[int, int]) -> None:
@@ -161,13 +179,14 @@ class _Component:
             for k, part in enumerate(parts):
                 for i, j in part:
                     cls["r", i] = cls["c", j] = k
-            col_pairs: dict[tuple[int, int], list[int]] = {}
+            pair_lists: dict[tuple[int, int], list[int]] = {}
             for (side, j), k in cls.items():
                 if side == "c" and ("c", j - 1) in cls:
-                    col_pairs.setdefault((cls["c", j - 1], k), []).append(bit[j - 1] | bit[j])
+                    pair_lists.setdefault((cls["c", j - 1], k), []).append(bit[j - 1] | bit[j])
+            col_pairs = {ty: tuple(masks) for ty, masks in pair_lists.items()}
             counts: dict[tuple[int, int], int] = {}
             for t in range(n - 1, -1, -1):
-                self.link_types[t] = [(c, tuple(col_pairs[ty])) for ty, c in counts.items() if ty in col_pairs]
+                self.link_types[t] = [(c, col_pairs[ty]) for ty, c in counts.items() if ty in col_pairs]
                 if self.consec[t]:
                     ty = (cls["r", self.rows[t - 1]], cls["r", self.rows[t]])
                     counts[ty] = counts.get(ty, 0) + 1
@@ -193,7 +212,7 @@ class _Component:
                         break
             links += free
         first = any(link == prev and not used & b for b, _, _, link in self.options[t]) if prev >= 0 else False
-        for cells in self.anchor_cells[t]:
+        for cells in self.anchor_cells[self.anchor_from[t]:]:
             for g, b in cells:
                 if not used & b:
                     links += g
