@@ -82,6 +82,9 @@ class OriginalMeteor:
 
     def align(self, hyp: Sequence[str], ref: Sequence[str]) -> list[Match]:
         """The staged alignment of two token sequences, in reference order."""
+        for name, tokens in (("hyp", hyp), ("ref", ref)):
+            if isinstance(tokens, str) or not all(isinstance(t, str) for t in tokens):
+                raise TypeError(f"{name} must be a sequence of token strings (see tokens())")
         matched: dict[int, int] = {}
         module_of: dict[int, int] = {}
         for module in range(len(MODULES)):

@@ -211,7 +211,7 @@ class _Component:
                     if free == rows_left:
                         break
             links += free
-        first = any(link == prev and not used & b for b, _, _, link in self.options[t]) if prev >= 0 else False
+        first = prev >= 0 and any(link == prev and not used & b for b, _, _, link in self.options[t])
         for cells in self.anchor_cells[self.anchor_from[t]:]:
             for g, b in cells:
                 if not used & b:

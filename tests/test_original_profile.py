@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import itertools
 import math
 from fractions import Fraction
@@ -10,6 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from nltk.stem.porter import PorterStemmer
 
+import meteor_metric.original
 from meteor_metric import __version__
 from meteor_metric.original import OriginalMeteor, sum_stats
 from meteor_metric.original_align import align_stage
@@ -106,7 +108,8 @@ def test_reordered_sentence_takes_fewest_chunks(scorer):
     # "the cat" | "sat" | "on the mat": 3 chunks of 6 matches; 0.5 * (1/2)^3 = 1/16
     res = scorer.sentence_score("on the mat sat the cat", "the cat sat on the mat")
     assert (res.chunks, res.fmean, res.score) == (3, 1.0, 0.9375)
-    assert [(a.ref_start, a.hyp_start) for a in res.alignment] == [(0, 4), (1, 5), (2, 3), (3, 0), (4, 1), (5, 2)]
+    pairs = [(a.ref_start, a.hyp_start) for a in res.alignment]
+    assert pairs == [(0, 4), (1, 5), (2, 3), (3, 0), (4, 1), (5, 2)]
 
 
 def test_inserted_word(scorer):
@@ -210,6 +213,11 @@ def test_repeated_words_terminate_with_the_optimum(scorer, hyp, ref, chunks):
 
 # -- signature and errors --------------------------------------------------------------------------
 
+def test_docstring_example():
+    result = doctest.testmod(meteor_metric.original)
+    assert result.attempted > 0 and result.failed == 0
+
+
 def test_signature_names_every_setting(scorer):
     sig = scorer.signature
     for part in ("banerjee-lavie-2005", "porter-original", "wn30", "10PR/(R+9P)", "0.5*frac^3",
@@ -235,6 +243,8 @@ def test_bad_input(scorer):
         scorer.score_stats(MeteorStats(1, 1, 0, 0, (1,), (1,), (0,), (0,), 1, 1, 1))
     with pytest.raises(ValueError, match="inconsistent"):
         scorer.score_stats(MeteorStats(1, 1, 0, 0, (1, 0, 0), (1, 0, 0), (0,) * 3, (0,) * 3, 2, 1, 1))
+    with pytest.raises(TypeError, match="token strings"):
+        scorer.align("the cat", ["the", "cat"])
     with pytest.raises(ValueError, match="earlier stage"):
         align_stage([(0, 0)], {0: 1})
     with pytest.raises(ValueError, match="non-negative"):
