@@ -221,9 +221,9 @@ class Meteor:
             totals.add(segment, n)
         return totals.result(tuple(segments))
 
-    def accumulator(self) -> "MeteorAccumulator":
+    def accumulator(self) -> "SummedStatsAccumulator":
         """A running corpus result: segments in one at a time, none kept (for streams)."""
-        return MeteorAccumulator(self)
+        return SummedStatsAccumulator(self)
 
     def score_stats(self, stats: MeteorStats) -> Metrics:
         """Score statistics (of a segment, or summed over a corpus) with this configuration."""
@@ -299,12 +299,15 @@ class Meteor:
             count_chunks(matches), hyp_words, ref_words)
 
 
-class MeteorAccumulator:
-    """Summed statistics of the segments added so far; the corpus score comes from them."""
+class SummedStatsAccumulator:
+    """Summed statistics of the segments added so far; the corpus score comes from them.
 
-    def __init__(self, scorer: Meteor):
+    ``scorer`` provides ``score_stats`` and ``corpus_signature``; ``exclude_perfect_chunks`` is the
+    jar's corpus rule (see :class:`~meteor_metric.stats.StatsTotal`)."""
+
+    def __init__(self, scorer, exclude_perfect_chunks: bool = True):
         self._scorer = scorer
-        self._stats = StatsTotal()
+        self._stats = StatsTotal(exclude_perfect_chunks)
         self._n_refs: set[int] = set()
 
     def add(self, segment: SegmentResult, n_refs: int) -> None:

@@ -40,11 +40,12 @@ from nltk.stem.porter import PorterStemmer
 
 from . import __version__
 from .aligner import Match, count_chunks
-from .meteor import CorpusResult, References, SegmentResult, _check_refs, _check_text, check_corpus
+from .meteor import (CorpusResult, References, SegmentResult, SummedStatsAccumulator, _check_refs, _check_text,
+                     check_corpus)
 from .normalize import java_lower, normalize_line, tokenize
 from .original_align import Pair, align_stage
 from .scorer import Metrics
-from .stats import MeteorStats
+from .stats import MeteorStats, StatsTotal
 from .synonyms import SynonymTable
 
 MODULES = ("exact", "stem", "synonym")
@@ -117,14 +118,24 @@ class OriginalMeteor:
     def corpus_score(self, hypotheses: Sequence[str], references: Sequence[References]) -> CorpusResult:
         """Score a corpus from its summed statistics; ``references[k]`` belongs to ``hypotheses[k]``."""
         pairs = list(check_corpus(hypotheses, references))
-        if not pairs:
-            raise ValueError("cannot score an empty corpus: give at least one hypothesis")
-        segments = tuple(self._segment(h, r) for h, r in pairs)
-        total = sum_stats(s.stats for s in segments)
-        metrics = self.score_stats(total)
-        return CorpusResult(metrics.score, metrics.precision, metrics.recall, metrics.fmean,
-                            metrics.fragmentation_penalty, total.chunks, total, segments,
-                            self.corpus_signature(len(r) for _, r in pairs))
+        segments = [self._segment(h, r) for h, r in pairs]
+        return self.aggregate(segments, [len(r) for _, r in pairs])
+
+    def aggregate(self, segments: Sequence[SegmentResult], n_refs: Iterable[int]) -> CorpusResult:
+        """Combine already scored segments: the score of their summed statistics."""
+        totals = self.accumulator()
+        for segment, n in zip(segments, n_refs):
+            totals.add(segment, n)
+        return totals.result(tuple(segments))
+
+    def accumulator(self) -> SummedStatsAccumulator:
+        """A running corpus result: a plain sum of the statistics (every segment's chunks count)."""
+        return SummedStatsAccumulator(self, exclude_perfect_chunks=False)
+
+    @property
+    def modules(self) -> tuple[str, ...]:
+        """Stage names; an alignment's ``Match.module`` indexes this."""
+        return MODULES
 
     def score_stats(self, stats: MeteorStats) -> Metrics:
         """Precision, recall, Fmean, penalty and score of segment or summed statistics."""
@@ -165,20 +176,10 @@ class OriginalMeteor:
 
 def sum_stats(items: Iterable[MeteorStats]) -> MeteorStats:
     """Field-by-field sum of statistics (unlike :meth:`MeteorStats.sum`, no segment is excluded)."""
-    items = list(items)
-    if not items:
-        raise ValueError("cannot sum an empty collection of statistics")
-
-    def total(field: str) -> int:
-        return sum(getattr(s, field) for s in items)
-
-    def slots(field: str) -> tuple[int, ...]:
-        return tuple(map(sum, zip(*(getattr(s, field) for s in items))))
-
-    return MeteorStats(total("test_length"), total("ref_length"), 0, 0,
-                       slots("test_content_matches"), slots("ref_content_matches"),
-                       slots("test_function_matches"), slots("ref_function_matches"),
-                       total("chunks"), total("test_word_matches"), total("ref_word_matches"))
+    running = StatsTotal(exclude_perfect_chunks=False)
+    for s in items:
+        running.add(s)
+    return running.total
 
 
 def _preprocess(text: str) -> tuple[str, ...]:

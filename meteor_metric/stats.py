@@ -107,9 +107,12 @@ class MeteorStats:
 
 
 class StatsTotal:
-    """A running corpus sum of segment statistics (the jar's ``addStats``), in constant memory."""
+    """A running corpus sum of segment statistics (the jar's ``addStats``), in constant memory.
 
-    def __init__(self) -> None:
+    ``exclude_perfect_chunks=False`` sums the chunks of every segment (a plain field-by-field sum)."""
+
+    def __init__(self, exclude_perfect_chunks: bool = True) -> None:
+        self.exclude_perfect_chunks = exclude_perfect_chunks
         self.count = 0
         self._scalars = [0] * 7  # t_len r_len t_fw r_fw chunks t_wm r_wm
         self._slots: list[list[int]] = [[], [], [], []]  # tc rc tf rf
@@ -122,7 +125,7 @@ class StatsTotal:
         v[1] += s.ref_length
         v[2] += s.test_function_words
         v[3] += s.ref_function_words
-        if not s.is_perfect:
+        if not (self.exclude_perfect_chunks and s.is_perfect):
             v[4] += s.chunks
         v[5] += s.test_word_matches
         v[6] += s.ref_word_matches

@@ -87,9 +87,10 @@ def test_combine_with_another_profile(tmp_path):
         evaluate.load(meteor_metric.EVALUATE_MODULE, "original", cache_dir=str(tmp_path)),
     ], force_prefix=True)
     result = combined.compute(predictions=HYPS, references=REF1)
-    assert abs(result["meteor_metric_meteor"] - JAR["one_ref"]["final_score"]) <= TOLERANCE
+    assert abs(result["meteor_metric_0_meteor"] - JAR["one_ref"]["final_score"]) <= TOLERANCE
     original = meteor_metric.get_scorer("original").corpus_score(HYPS, REF1)
-    assert result["meteor_metric_original_meteor"] == original.score
+    assert result["meteor_metric_1_meteor"] == original.score
+    assert result["meteor_metric_1_signature"].startswith("meteor-original|")
 
 
 def test_bad_input_is_named_and_leaves_the_metric_usable(metric):
