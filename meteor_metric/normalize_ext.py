@@ -1,11 +1,11 @@
 """Normalisation extensions beyond METEOR 1.5 (never used by a jar configuration).
 
 * ``norm_ext`` / ``norm_ext_nopunct``: the jar's ``-norm`` steps (spec §2) for the languages whose
-  ``-norm`` the jar refuses (da fi hu it nl no pt ro se tr ar-bw-red other). Differences from the
-  jar's normaliser: letters, combining marks and digits are those of Unicode (so Romanian ``ș``,
-  Greek or Devanagari stay inside words), every apostrophe is split off (the jar's cz/es/de/ru rule),
-  there are no nonbreaking prefixes, and a period is kept before a next token that starts with any
-  lower-case letter. Then lowercased like ``norm``.
+  ``-norm`` the jar refuses (da fi hu it nl no pt ro se tr other; not Buckwalter text). Differences
+  from the jar's normaliser: letters, combining marks and digits are those of Unicode (so Romanian
+  ``ș``, Greek or Devanagari stay inside words), every apostrophe is split off (the jar's cz/es/de/ru
+  rule), there are no nonbreaking prefixes, and a period is kept before a next token that starts
+  with any lower-case letter. Then lowercased like ``norm``.
 * ``cjk_char``: every Chinese, Japanese or Korean character (Han, kana, Hangul, CJK punctuation,
   full-width forms) is a token of its own, as sacrebleu's zh/char tokenizers do for BLEU; other text
   is split on whitespace; everything is lowercased.
@@ -18,6 +18,7 @@ import unicodedata
 from typing import Callable
 
 from .normalize import _sub_around, java_lower, java_trim, tokenize
+
 
 def _is_alpha(c: str) -> bool:
     return c.isalpha() or unicodedata.category(c)[0] == "M"

@@ -245,6 +245,9 @@ def resolve_params(
             f"'No normalizer for language'); use normalization='lc_only' or 'no_norm', the extension "
             f"'{normalization.replace('norm', 'norm_ext', 1)}' (not in the jar), or a language among "
             f"{', '.join(sorted(SUPPORTED_LANGUAGES))}")
+    if normalization in ("norm_ext", "norm_ext_nopunct") and lang == "ar-bw-red":
+        raise ValueError(f"{normalization!r} would split Buckwalter letters ($ & * < > | ' ...) off words; "
+                         "use 'lc_only' or 'no_norm' for ar-bw-red")
     if normalization in ("norm_ext", "norm_ext_nopunct") and lang in SUPPORTED_LANGUAGES:
         raise ValueError(f"{normalization!r} is an extension for languages whose -norm METEOR 1.5 refuses; "
                          f"for {LANGUAGE_NAMES[lang]} use the jar's own {normalization.replace('_ext', '')!r}")

@@ -31,6 +31,8 @@ def test_norm_ext_only_where_the_jar_refuses_norm():
         Meteor("fr", normalization="norm_ext", modules="exact stem")
     with pytest.raises(ValueError, match="norm_ext"):
         Meteor("ro", normalization="norm")  # the jar's -norm: refused, and the error names the extension
+    with pytest.raises(ValueError, match="Buckwalter"):
+        Meteor("ar-bw-red", normalization="norm_ext")
 
 
 def test_cjk_char():
