@@ -6,8 +6,10 @@ for German also WMT21 en-de MT outputs with their references): the sentence agai
 (words dropped, swapped or moved, inflected forms from the same text, case and punctuation changes,
 substitutions), unrelated sentences, identical ones, and two-reference rows. Every pair is scored by
 the jar under each configuration of :data:`CONFIGS` through one ``-stdio`` process per configuration
-(``SCORE`` lines, then ``EVAL`` for the segment scores and the corpus score). Configurations the jar
-refuses are recorded as probes (exit status and message).
+(``SCORE`` lines, then ``EVAL`` for the segment scores and the corpus score). For the languages with
+``-norm`` (cz fr es de ru), <lang>.tokens.jsonl.gz holds the jar's normalised tokens of every text
+(``-norm`` and ``-norm -noPunct``, read from ``-writeAlignments``). Configurations the jar refuses are
+recorded as probes (exit status and message).
 
   python scripts/language_texts.py --debs DEBS --out texts.json.gz
   python scripts/build_language_goldens.py --texts texts.json.gz [--only de,fr] [--pairs 200]
@@ -185,6 +187,46 @@ def make_pairs(lang: str, sentences: list[str], pages: list[str], n: int, seed: 
     return rows
 
 
+HAND_LINES = {
+    "fr": ["L'homme qu'il a vu aujourd'hui n'est pas là.", "C'est l'\u00ab exemple \u00bb\u00a0: 1,5 % de 3 000 \u20ac.",
+           "Jusqu'à l'an 2000\u00a0; d'accord\u00a0?", "M. Dupont et Mme Martin, p. ex. l'été 1990's.",
+           "« Voir » -- p. 12, n° 3... et cetera\u2026 fin.", "Il l'a dit: «\u00a0c'est-à-dire\u00a0» ' ok '."],
+    "es": ["¿Qué es «esto»? 1.000,5 euros — dijo.", "El 'texto' de O'Neill, p. ej. aquí.",
+           "Sr. García y Sra. López (pág. 12) dijeron: \u201cno\u201d.", "Es decir... etc. 3,5 % del P.I.B. total."],
+    "de": ["Das \u201eBeispiel\u201c z. B. S. 12 u. a. Nr. 5; Dr. Müller's Haus.", "Er sagt: \u201aja\u2018 \u2013 3,5 Mio. Euro.",
+           "Vgl. Abs. 2 bzw. Art. 5 GG, d. h. ca. 1.000 Std. pro Jg.", "Geht's dir gut? 's ist spät -- sehr spät..."],
+    "ru": ["\u00abПример\u00bb т. е. 5 г. \u2014 д'Артаньян, см. стр. 12.", "Ст. 5 п. 3, т. д. и т. п. — 1,5 млн руб.",
+           "Он сказал: \u201eнет\u201c... и ушёл. Ёлка!"],
+    "cz": ["\u201ePříklad\u201c např. č. 5 \u2014 O'Neill, str. 12.", "Tzv. \u201ečeské\u201c texty, tj. 1,5 % atd. Konec.",
+           "Viz s. 12 a obr. 3. Další věta.", "Ing. Novák, Ph.D., řekl: \u201aano\u2018 -- a šel'."],
+}
+
+
+def normalizer_pairs(lang: str, sentences: list[str], seed: str) -> list[dict]:
+    """Lines for -norm: every nonbreaking prefix of the language before an upper-case word, a
+    lower-case word, a number and the line end, plus hand-written apostrophe/quote/number lines;
+    each against a copy with those dots (or apostrophes) removed."""
+    rnd = random.Random(f"{seed}/{lang}/norm")
+    table = (ROOT / "meteor_metric" / "resources" / "nonbreaking" / f"{LANGUAGE_NAMES[lang]}.prefixes")
+    prefixes = [line.split()[0] for line in table.read_text(encoding="utf-8").splitlines()
+                if line.split() and not line.startswith("#")]
+    words = [w for s in sentences for w in s.split() if w.isalpha()]
+    lines = []
+    for k in range(0, len(prefixes), 4):
+        parts = []
+        for p in prefixes[k:k + 4]:
+            parts.append(f"{rnd.choice(words).capitalize()} {p}. {rnd.choice(words).capitalize()} {p}. "
+                         f"{rnd.choice(words).lower()} {p}. {rnd.randint(1, 99)}")
+        lines.append(" ".join(parts) + f" {prefixes[k]}.")
+    lines += HAND_LINES[lang]
+    rows = []
+    for k, line in enumerate(lines):
+        ref = line.replace(". ", " ") if k % 2 else line.replace("'", "")
+        rows.append({"id": f"{lang}/norm/{k:03d}", "source": "nonbreaking prefixes / hand-written",
+                     "kind": "normalizer", "hyp": line, "refs": [ref]})
+    return rows
+
+
 def german_mt_pairs(n: int, seed: str) -> list[dict]:
     """WMT21 news en-de system outputs with refA (a fifth with refA and refD)."""
     with gzip.open(MT_DE, "rt", encoding="utf-8") as f:
@@ -221,6 +263,32 @@ def run_config(args: list[str], rows: list[dict]) -> tuple[list[list], float]:
     return [[line, score] for line, score in zip(lines, scores)], corpus
 
 
+def jar_tokens(args: list[str], texts: list[str]) -> list[str]:
+    """The jar's normalised, lowercased tokens of each text (file mode, -writeAlignments)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "texts.txt"
+        jarlib.write_lines(path, texts)
+        cmd = [jarlib.find_java(), *jarlib.JAVA_OPTS, "-jar", str(jarlib.find_jar()), str(path), str(path),
+               *args, "-writeAlignments", "-f", "out"]
+        subprocess.run(cmd, cwd=tmp, check=True, capture_output=True)
+        lines = (Path(tmp) / "out-align.out").read_bytes().decode("utf-8").split("\n")
+    hyps = [lines[k + 1] for k, line in enumerate(lines) if line.startswith("Alignment\t")]
+    if len(hyps) != len(texts):
+        raise RuntimeError(f"{len(hyps)} alignments for {len(texts)} texts")
+    return hyps
+
+
+def token_rows(lang: str, rows: list[dict]) -> list[dict]:
+    """-norm and -norm -noPunct tokens of every distinct text of a language's rows."""
+    texts = sorted({t for r in rows for t in [r["hyp"], *r["refs"]]})
+    mods = "exact" if lang == "cz" else "exact stem"
+    out = []
+    for mode, extra in (("norm", []), ("norm_nopunct", ["-noPunct"])):
+        tokens = jar_tokens(["-l", lang, "-norm", "-m", mods, *extra], texts)
+        out += [{"language": lang, "normalization": mode, "text": t, "tokens": k} for t, k in zip(texts, tokens)]
+    return out
+
+
 def run_probe(args: list[str], jar_files: Path) -> dict:
     cmd = [jarlib.find_java(), *jarlib.JAVA_OPTS, "-jar", str(jarlib.find_jar()), "-", "-", "-stdio",
            *resolve_args(args, jar_files)]
@@ -255,6 +323,8 @@ def main() -> int:
             rows = make_pairs(lang, t["sentences"], t["pages"], a.pairs, a.seed)
             if lang == "de":
                 rows += german_mt_pairs(a.mt_pairs, a.seed)
+            if lang in HAND_LINES:
+                rows += normalizer_pairs(lang, t["sentences"], a.seed)
             configs = CONFIGS[lang]
             with concurrent.futures.ThreadPoolExecutor(a.workers) as pool:
                 futures = {name: pool.submit(run_config, resolve_args(args, jar_files), rows)
@@ -270,6 +340,12 @@ def main() -> int:
                 "rows": len(rows), "configs": configs,
                 "corpus_score": {name: res[1] for name, res in results.items()}}
             print(f"{lang}: {len(rows)} pairs x {len(configs)} configs", flush=True)
+            if lang in HAND_LINES:
+                tokens = token_rows(lang, rows)
+                with open(OUT / f"{lang}.tokens.jsonl.gz", "wb") as raw, \
+                        gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9, mtime=0) as g:
+                    g.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in tokens).encode("utf-8"))
+                prov["languages"][lang]["token_rows"] = len(tokens)
         prov["probes"] = {name: run_probe(args, jar_files) for name, args in PROBES}
     jar = jarlib.find_jar()
     prov.update({

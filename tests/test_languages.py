@@ -3,7 +3,8 @@
 tests/data/java15/languages/<lang>.jsonl.gz hold real-text pairs (translated man pages, Arabic UI
 strings in Buckwalter, German MT outputs), each scored by the jar under every configuration of its
 language (scripts/build_language_goldens.py; PROVENANCE.json there lists the arguments, the corpus
-scores and how the jar refuses what it cannot do). The live test runs the jar when Java is present.
+scores and how the jar refuses what it cannot do); <lang>.tokens.jsonl.gz the jar's -norm tokens of
+every text. The live test runs the jar when Java is present.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pytest
 
 from conformance import JAVA15, jar_args_to_params, read_jsonl
 from meteor_metric import Meteor, MeteorParams, MeteorStats
+from meteor_metric.normalize import java_lower, normalize_line, tokenize
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import jar as jarlib  # noqa: E402  (benchmarks/jar.py: runs the jar, standard library only)
@@ -68,10 +70,28 @@ def test_language_config(lang, name, scorer):
     assert abs(corpus - PROVENANCE["languages"][lang]["corpus_score"][name]) <= TOLERANCE
 
 
+TOKEN_FILES = sorted(LANG_DIR.glob("*.tokens.jsonl.gz"))
+
+
+@pytest.mark.parametrize("path", TOKEN_FILES, ids=[p.name.split(".")[0] for p in TOKEN_FILES])
+def test_normalized_tokens(path):
+    """-norm / -norm -noPunct tokens of every text equal the jar's (its -writeAlignments output)."""
+    wrong = []
+    rows_read = 0
+    for row in read_jsonl(path):
+        rows_read += 1
+        keep = row["normalization"] == "norm"
+        got = " ".join(tokenize(java_lower(normalize_line(row["text"], row["language"], keep_punct=keep))))
+        if got != row["tokens"]:
+            wrong.append((row["normalization"], row["text"], got, row["tokens"]))
+    assert rows_read >= 300 and wrong[:5] == [] and not wrong
+
+
 def test_every_language_is_covered():
     assert set(LANGUAGES) == {"cz", "fr", "es", "de", "ru", "da", "fi", "hu", "it", "nl", "no", "pt", "ro",
                               "se", "tr", "ar-bw-red", "other"}
     assert all(len(rows(lang)) >= 150 for lang in LANGUAGES)
+    assert {p.name.split(".")[0] for p in TOKEN_FILES} == {"cz", "fr", "es", "de", "ru"}
 
 
 @pytest.mark.parametrize("name", sorted(PROVENANCE["probes"]))
