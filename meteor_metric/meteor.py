@@ -13,7 +13,9 @@ from .javafmt import java_split_lines, utf16_len
 from .matcher import (ExactMatcher, Matcher, ParaphraseMatcher, StemMatcher, SynonymMatcher, cached_map,
                       token_keys)
 from .normalize import java_lower, load_function_words, normalize_line, tokenize
-from .params import LANGUAGE_NAMES, METEOR_VERSION, MODULE_SHORT, MeteorParams, resolve_params
+from .normalize_ext import ext_tokens
+from .params import (EXTENSION_NORMALIZATIONS, LANGUAGE_NAMES, METEOR_VERSION, MODULE_SHORT, MeteorParams,
+                     resolve_params)
 from .scorer import Metrics, compute_metrics
 from .stats import MeteorStats, StatsTotal
 
@@ -83,6 +85,9 @@ class Meteor:
     ``function_words`` (``-s``, a file) and ``paraphrase_table`` (``-a``).
     ``max_segment_tokens`` bounds a segment's length (a ``ValueError`` beyond it; ``None``: no
     limit), because the alignment's time grows with the square of the length.
+    Extensions beyond the jar (named in the signature): ``normalization=``
+    ``"norm_ext"``/``"norm_ext_nopunct"`` (``-norm`` for languages the jar refuses),
+    ``"cjk_char"`` (one token per CJK character) and ``synonyms="omw"``.
     A scorer is safe to share between threads.
     """
 
@@ -99,13 +104,14 @@ class Meteor:
         beam_size: int = 40,
         function_words: Optional[str] = None,
         paraphrase_table: Optional[str] = None,
+        synonyms: Optional[str] = None,
         cache_dir: Optional[str] = None,
         max_segment_tokens: Optional[int] = MAX_SEGMENT_TOKENS,
     ):
         params = resolve_params(
             language, task, parameters=parameters, weights=weights, modules=modules,
             normalization=normalization, char_based=char_based, beam_size=beam_size,
-            function_words=function_words, paraphrase_table=paraphrase_table)
+            function_words=function_words, paraphrase_table=paraphrase_table, synonyms=synonyms)
         self._init(params, cache_dir, max_segment_tokens)
 
     @classmethod
@@ -145,7 +151,7 @@ class Meteor:
             "p:" + ",".join(repr(p) for p in params.parameters),
             f"beam:{params.beam_size}",
             f"fw:{fw_id}",
-        ) + tuple(self._resource_ids))
+        ) + tuple(self._resource_ids) + _extension_ids(params))
 
     def _make_matcher(self, module: str, cache_dir: Optional[str]) -> Matcher:
         lang = self.params.language
@@ -155,6 +161,12 @@ class Meteor:
             from .stemmers import get_stemmer
 
             return StemMatcher(get_stemmer(LANGUAGE_NAMES[lang]))
+        if module == "synonym" and self.params.synonyms is not None:
+            from .omw import omw_language, omw_synsets
+
+            code = omw_language(lang, self.params.synonyms)
+            self._resource_ids.append(f"syn:omw-1.4-{code}")
+            return SynonymMatcher(omw_synsets(code))
         if module == "synonym":
             from .synonyms import SynonymTable
 
@@ -170,6 +182,8 @@ class Meteor:
 
     def _preprocess_uncached(self, text: str) -> tuple[str, ...]:
         mode = self.params.normalization
+        if mode in EXTENSION_NORMALIZATIONS:
+            return tuple(ext_tokens(text, mode))
         if mode in ("norm", "norm_nopunct"):
             text = normalize_line(text, self.params.language, keep_punct=mode == "norm")
         if mode != "no_norm":
@@ -322,6 +336,14 @@ class SummedStatsAccumulator:
         m = self._scorer.score_stats(total)
         return CorpusResult(m.score, m.precision, m.recall, m.fmean, m.fragmentation_penalty, total.chunks, total,
                             segments, self._scorer.corpus_signature(self._n_refs))
+
+
+def _extension_ids(params: MeteorParams) -> tuple[str, ...]:
+    """``ext:...`` naming what goes beyond METEOR 1.5 (empty for every jar configuration)."""
+    used = [params.normalization] if params.normalization in EXTENSION_NORMALIZATIONS else []
+    if params.synonyms is not None:
+        used.append(params.synonyms)
+    return ("ext:" + ",".join(used),) if used else ()
 
 
 def _one(_: str) -> int:

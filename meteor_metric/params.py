@@ -9,6 +9,7 @@ gets the language-independent parameters.
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
@@ -18,6 +19,8 @@ MODULE_NAMES = ("exact", "stem", "synonym", "paraphrase")
 MODULE_SHORT = {"exact": "ex", "stem": "st", "synonym": "sy", "paraphrase": "pa"}
 
 NORMALIZATIONS = ("no_norm", "lc_only", "norm", "norm_nopunct")
+EXTENSION_NORMALIZATIONS = ("norm_ext", "norm_ext_nopunct", "cjk_char")
+"""Not in METEOR 1.5 (see normalize_ext.py); the signature names them."""
 
 # Jar language order (index = Java langID for rows of the per-language tables).
 LANGUAGES = (
@@ -142,6 +145,7 @@ class MeteorParams:
     beam_size: int = 40
     function_words: Optional[str] = None  # path of a word list; None = the jar's English list
     paraphrase_table: Optional[str] = None  # path of a table; None = find it (see paraphrase.py)
+    synonyms: Optional[str] = None  # extension: "omw" / "omw:<code>" synonyms for non-English (omw.py)
 
     @property
     def parameters(self) -> tuple[float, float, float, float]:
@@ -168,7 +172,7 @@ class MeteorParams:
 
     @classmethod
     def from_jar_args(cls, args: Sequence[str]) -> "MeteorParams":
-        """Resolve the jar's command-line options (``-l en -norm -m "exact stem" ...``)."""
+        """Resolve the jar's command-line options (``-l en -norm -m "exact stem" ...``, ``-new DIR``)."""
         return resolve_params(**_jar_args_to_kwargs(list(args)))
 
 
@@ -184,6 +188,7 @@ def resolve_params(
     beam_size: int = 40,
     function_words: Optional[str] = None,
     paraphrase_table: Optional[str] = None,
+    synonyms: Optional[str] = None,
 ) -> MeteorParams:
     """Resolve a configuration in the jar's order: language, task, parameters, weights, modules.
 
@@ -191,7 +196,8 @@ def resolve_params(
     jar starts from the adequacy weight row; ``modules`` keeps weights positionally
     (missing ones become 0.0, as in the jar). Lists may be sequences or
     comma/space-separated strings. Invalid combinations the jar would crash on
-    raise ``ValueError``.
+    raise ``ValueError``. Extensions beyond the jar: ``normalization`` in
+    :data:`EXTENSION_NORMALIZATIONS` and ``synonyms="omw"`` (synonyms for other languages).
     """
     lang = normalize_language(language)
     if parameters is not None:
@@ -230,15 +236,31 @@ def resolve_params(
             raise ValueError(f"{name} must be a finite number, got {value!r}")
     if not all(math.isfinite(w) for w in resolved_weights):
         raise ValueError(f"weights must be finite numbers, got {resolved_weights!r}")
-    if normalization not in NORMALIZATIONS:
-        raise ValueError(f"unknown normalization {normalization!r}; choose one of {', '.join(NORMALIZATIONS)}")
+    if normalization not in NORMALIZATIONS + EXTENSION_NORMALIZATIONS:
+        raise ValueError(f"unknown normalization {normalization!r}; choose one of "
+                         f"{', '.join(NORMALIZATIONS + EXTENSION_NORMALIZATIONS)}")
     if normalization in ("norm", "norm_nopunct") and lang not in SUPPORTED_LANGUAGES:
         raise ValueError(
             f"METEOR 1.5 has no normalizer for {LANGUAGE_NAMES[lang]} (the jar exits with "
-            f"'No normalizer for language'); use normalization='lc_only' or 'no_norm', or one of "
+            f"'No normalizer for language'); use normalization='lc_only' or 'no_norm', the extension "
+            f"'{normalization.replace('norm', 'norm_ext', 1)}' (not in the jar), or a language among "
             f"{', '.join(sorted(SUPPORTED_LANGUAGES))}")
-    if "synonym" in mods and lang != "en":
-        raise ValueError("the synonym module exists only for English (WordNet); remove it from modules")
+    if normalization in ("norm_ext", "norm_ext_nopunct") and lang == "ar-bw-red":
+        raise ValueError(f"{normalization!r} would split Buckwalter letters ($ & * < > | ' ...) off words; "
+                         "use 'lc_only' or 'no_norm' for ar-bw-red")
+    if normalization in ("norm_ext", "norm_ext_nopunct") and lang in SUPPORTED_LANGUAGES:
+        raise ValueError(f"{normalization!r} is an extension for languages whose -norm METEOR 1.5 refuses; "
+                         f"for {LANGUAGE_NAMES[lang]} use the jar's own {normalization.replace('_ext', '')!r}")
+    if synonyms is not None:
+        if not isinstance(synonyms, str) or not (synonyms == "omw" or synonyms.startswith("omw:")):
+            raise ValueError(f"synonyms must be 'omw' or 'omw:<iso-639-3 code>', got {synonyms!r}")
+        if lang == "en":
+            raise ValueError("English synonyms are METEOR's WordNet 3.0 table; synonyms='omw' is for other languages")
+        if "synonym" not in mods:
+            raise ValueError("synonyms='omw' needs the synonym module in modules")
+    if "synonym" in mods and lang != "en" and synonyms is None:
+        raise ValueError("the synonym module exists only for English (WordNet) in METEOR 1.5; remove it "
+                         "from modules, or use the extension synonyms='omw' (Open Multilingual Wordnet)")
     if "stem" in mods and lang not in STEM_LANGUAGES:
         raise ValueError(f"METEOR 1.5 has no stemmer for {LANGUAGE_NAMES[lang]}; remove 'stem' from modules")
     if isinstance(beam_size, bool) or not isinstance(beam_size, int) or beam_size < 1:
@@ -247,7 +269,7 @@ def resolve_params(
         language=lang, task=task_name, modules=mods, weights=tuple(float(w) for w in resolved_weights),
         alpha=params[0], beta=params[1], gamma=params[2], delta=params[3],
         normalization=normalization, char_based=bool(char_based), beam_size=beam_size,
-        function_words=function_words, paraphrase_table=paraphrase_table,
+        function_words=function_words, paraphrase_table=paraphrase_table, synonyms=synonyms,
     )
 
 
@@ -259,7 +281,8 @@ def normalization_mode(norm: bool, lower: bool, no_punct: bool) -> str:
 
 
 _JAR_VALUE_OPTIONS = {"-l": "language", "-t": "task", "-p": "parameters", "-w": "weights",
-                      "-m": "modules", "-x": "beam_size", "-s": "function_words", "-a": "paraphrase_table"}
+                      "-m": "modules", "-x": "beam_size", "-s": "function_words", "-a": "paraphrase_table",
+                      "-new": "new_language_dir"}
 _JAR_FLAGS = {"-norm", "-lower", "-noPunct", "-ch"}
 
 
@@ -281,6 +304,14 @@ def _jar_args_to_kwargs(args: list[str]) -> dict:
             raise ValueError(f"unsupported jar option {opt!r}")
     if "beam_size" in kwargs:
         kwargs["beam_size"] = int(kwargs["beam_size"])
+    new_dir = kwargs.pop("new_language_dir", None)
+    if new_dir is not None:
+        # MeteorConfiguration.newLang runs last: language other, task universal, lowercasing only and
+        # the directory's function.words and paraphrase.gz, whatever -l -t -p -w -m -s -a -norm -ch say.
+        return {"language": "other", "task": "universal", "normalization": "lc_only",
+                "function_words": os.path.join(new_dir, "function.words"),
+                "paraphrase_table": os.path.join(new_dir, "paraphrase.gz"),
+                **({"beam_size": kwargs["beam_size"]} if "beam_size" in kwargs else {})}
     kwargs["normalization"] = normalization_mode("-norm" in flags, "-lower" in flags, "-noPunct" in flags)
     kwargs["char_based"] = "-ch" in flags
     return kwargs

@@ -1,4 +1,4 @@
-"""Snowball stemmers that give exactly the METEOR 1.5 jar's stems.
+"""The jar's stemmers: Snowball (exact old-build behaviour) and the Arabic lookup table.
 
 The jar stems with the Snowball Java classes of about 2006 (``org.tartarus.snowball.ext``), on the
 token as it is (no lowercasing). The backend here is the pure-Python code of ``snowballstemmer``
@@ -29,15 +29,20 @@ is stemmed so here too.
 
 from __future__ import annotations
 
+import gzip
 import importlib
 import importlib.util
 import threading
 from functools import lru_cache
+from pathlib import Path
 from types import ModuleType
 from typing import Callable
 
 from snowballstemmer.among import Among
 from snowballstemmer.basestemmer import BaseStemmer
+
+from .javafmt import java_string_hash
+from .resources import resource_path
 
 LANGUAGES = ("english", "french", "german", "spanish", "portuguese", "russian", "danish", "romanian",
              "hungarian", "turkish", "finnish", "dutch", "italian", "norwegian", "swedish")
@@ -231,11 +236,34 @@ class _StemCache(dict):
         return text
 
 
+LOOKUP_LANGUAGES = ("arabic-buckwalter-reduced",)
+"""Languages the jar stems with its ``LookupTableStemmer`` (a word -> stem table, no algorithm)."""
+
+
+class LookupTableStemmer:
+    """The jar's ``LookupTableStemmer``: the stem listed for a word's ``hashCode``, else the word.
+
+    Reads the reduced table of ``scripts/build_arabic_stems.py`` (``word<TAB>stem`` lines). A word
+    that merely shares a listed word's hash gets that word's stem, as in the jar.
+    """
+
+    def __init__(self, path: Path):
+        with gzip.open(path, "rt", encoding="utf-8", newline="\n") as f:
+            rows = (line.rstrip("\n").split("\t") for line in f)
+            self._table = {java_string_hash(word): stem for word, stem in rows}
+
+    def __call__(self, word: str) -> str:
+        return self._table.get(java_string_hash(word), word)
+
+
 @lru_cache(maxsize=None)
-def _cache(language: str) -> _StemCache:
+def _cache(language: str) -> Callable[[str], str]:
+    if language in LOOKUP_LANGUAGES:
+        return LookupTableStemmer(resource_path("stem", language + ".tsv.gz"))
     if language not in LANGUAGES:
-        raise ValueError(f"No stemmer for language ({language}); stemmers exist for: {', '.join(LANGUAGES)}")
-    return _StemCache(language)
+        known = ", ".join(LANGUAGES + LOOKUP_LANGUAGES)
+        raise ValueError(f"No stemmer for language ({language}); stemmers exist for: {known}")
+    return _StemCache(language).__getitem__
 
 
 def get_stemmer(language: str) -> Callable[[str], str]:
@@ -243,4 +271,4 @@ def get_stemmer(language: str) -> Callable[[str], str]:
 
     Raises ValueError for a language without a stemmer (such as czech or other).
     """
-    return _cache(language).__getitem__
+    return _cache(language)
