@@ -78,7 +78,9 @@ class Meteor:
     (``-m``), ``weights`` (``-w``), ``parameters`` (``-p``: alpha beta gamma
     delta), ``normalization`` (``norm``, ``norm_nopunct``, ``lc_only``,
     ``no_norm``), ``char_based`` (``-ch``), ``beam_size`` (``-x``),
-    ``function_words`` (``-s``, a file) and ``paraphrase_table`` (``-a``).
+    ``function_words`` (``-s``, a file) and ``paraphrase_table`` (``-a``). ``task="mqm"`` and
+    ``task="caption"`` are presets tuned on human judgments (English); ``params_file`` reads a
+    preset written by ``meteor-metric tune``.
     A scorer is safe to share between threads.
     """
 
@@ -95,12 +97,13 @@ class Meteor:
         beam_size: int = 40,
         function_words: Optional[str] = None,
         paraphrase_table: Optional[str] = None,
+        params_file: Optional[str] = None,
         cache_dir: Optional[str] = None,
     ):
         params = resolve_params(
             language, task, parameters=parameters, weights=weights, modules=modules,
             normalization=normalization, char_based=char_based, beam_size=beam_size,
-            function_words=function_words, paraphrase_table=paraphrase_table)
+            function_words=function_words, paraphrase_table=paraphrase_table, params_file=params_file)
         self._init(params, cache_dir)
 
     @classmethod
@@ -136,7 +139,7 @@ class Meteor:
             "p:" + ",".join(repr(p) for p in params.parameters),
             f"beam:{params.beam_size}",
             f"fw:{fw_id}",
-        ) + tuple(self._resource_ids))
+        ) + tuple(self._resource_ids) + ((f"preset:{params.preset}",) if params.preset else ()))
 
     def _make_matcher(self, module: str, cache_dir: Optional[str]) -> Matcher:
         lang = self.params.language
