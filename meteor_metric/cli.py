@@ -18,6 +18,7 @@ from .javafmt import java_double_str
 from .meteor import CorpusResult, Meteor, SegmentResult, check_corpus
 from .params import LANGUAGE_NAMES, TASKS, normalization_mode, resolve_params
 from .profiles import DEFAULT_PROFILE, PROFILES, Scorer, get_scorer
+from . import tune_cli
 
 EXIT_OK = 0
 EXIT_ERROR = 1  # a resource could not be loaded or another runtime failure
@@ -66,7 +67,7 @@ words left unmatched (the information of the jar's -writeAlignments, readable).
 {EXIT_HELP}"""
 
 _JAR_FLAGS = ("lang", "task", "lower", "no_punct", "modules", "weights", "params", "char",
-              "function_words", "paraphrase_table")
+              "function_words", "paraphrase_table", "params_file")
 
 
 class InputError(Exception):
@@ -128,6 +129,7 @@ def _add_config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--function-words", metavar="FILE", help="function-word list (-s)")
     p.add_argument("--paraphrase-table", metavar="FILE",
                    help="paraphrase table in METEOR's format (-a); default: found automatically")
+    p.add_argument("--params-file", metavar="FILE", help="a preset file from 'meteor-metric tune'")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -159,6 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
     align.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     align.add_argument("--segments", metavar="RANGE", help="only these segments, e.g. 7 or 3-5 (1-based)")
     _add_config_args(align)
+    tune_cli.add_parser(commands)
     return parser
 
 
@@ -180,7 +183,8 @@ def _scorer_spec(args) -> tuple:
         params = resolve_params(
             args.lang, args.task, modules=args.modules, weights=args.weights, parameters=args.params,
             normalization=normalization_mode(args.norm, args.lower, args.no_punct), char_based=args.char,
-            beam_size=args.beam, function_words=args.function_words, paraphrase_table=args.paraphrase_table)
+            beam_size=args.beam, function_words=args.function_words, paraphrase_table=args.paraphrase_table,
+            params_file=args.params_file)
     except ValueError as exc:
         raise InputError(str(exc)) from None
     return ("meteor-1.5", params)
@@ -361,6 +365,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             run_score(args, sys.stdout)
         elif args.command == "align":
             run_align(args, sys.stdout)
+        elif args.command == "tune":
+            tune_cli.run_cli(args, sys.stdout, InputError)
     except InputError as exc:
         print(f"meteor-metric: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
