@@ -2,6 +2,7 @@
 """How well METEOR variants, BLEU and chrF agree with human judgments on ../shared/data.
 
     python benchmarks/correlation.py [--sets NAME ...] [--workers 2] [--json-out FILE] [--no-ptb]
+        [--slow-max-rows 10000]
 
 Segment level: Kendall tau (tau-b; tau-c for Flickr8k-Expert) and Pearson against the judgments;
 system level: Pearson and Kendall of system scores against MQM / DA / THumB human scores (machine
@@ -202,7 +203,7 @@ def _task_config(task: str) -> tuple:
     return (p.weights, p.alpha, p.beta, p.gamma, p.delta)
 
 
-def evaluate_set(ev: evalsets.EvalSet, workers: int, slow_profiles: bool) -> dict[str, dict]:
+def evaluate_set(ev: evalsets.EvalSet, workers: int, slow_max_rows: int) -> dict[str, dict]:
     full = ("exact", "stem", "synonym", "paraphrase")
     configs = {"meteor-1.5": _task_config("rank")}
     configs.update({f"task:{t}": _task_config(t) for t in TASK_COLUMNS if t != "rank"})
@@ -219,7 +220,7 @@ def evaluate_set(ev: evalsets.EvalSet, workers: int, slow_profiles: bool) -> dic
     for metric in ("bleu", "chrf"):
         seg, sys_scores = sacrebleu_scores(ev, metric)
         results[metric] = correlate(ev, seg, sys_scores)
-    profiles = ["nltk", "original"] if slow_profiles else []
+    profiles = ["nltk", "original"] if len(ev.hyps) <= slow_max_rows else []
     for profile in profiles:
         try:
             get_scorer(profile)
@@ -260,7 +261,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--sets", nargs="+", default=list(evalsets.SETS), choices=list(evalsets.SETS))
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--no-ptb", action="store_true", help="skip the PTB-tokenized Flickr8k-Expert run")
-    ap.add_argument("--no-slow-profiles", action="store_true", help="skip the nltk and original profiles")
+    ap.add_argument("--slow-max-rows", type=int, default=10000,
+                    help="score with the (slow) nltk and original profiles only sets of at most N rows")
     ap.add_argument("--json-out", default=str(Path(__file__).resolve().parent / "correlation.json"))
     args = ap.parse_args(argv)
     t0 = time.time()
@@ -269,14 +271,14 @@ def main(argv: Optional[list[str]] = None) -> int:
     for name in args.sets:
         t = time.time()
         ev = evalsets.load(name)
-        results[name] = evaluate_set(ev, args.workers, not args.no_slow_profiles)
+        results[name] = evaluate_set(ev, args.workers, args.slow_max_rows)
         if name == "flickr8k/expert" and not args.no_ptb:
             try:
                 ptb = ptb_variant(ev)
             except (RuntimeError, subprocess.CalledProcessError) as exc:
                 print(f"  PTB tokenization skipped: {exc}", file=sys.stderr)
             else:
-                results[name + "+ptb"] = evaluate_set(ptb, args.workers, False)
+                results[name + "+ptb"] = evaluate_set(ptb, args.workers, 0)
         timings[name] = round(time.time() - t, 1)
     table = markdown(results)
     print(table)

@@ -207,3 +207,18 @@ def _error(path: str) -> str:
     with pytest.raises(PresetError) as err:
         load_preset(path)
     return str(err.value)
+
+
+def test_evaluate_wrapper_params_file_and_task(tmp_path, meteor):
+    import evaluate
+
+    import meteor_metric
+
+    preset = _write(tmp_path / "e.json", GOOD)
+    metric = evaluate.load(meteor_metric.EVALUATE_MODULE, keep_in_memory=True)
+    hyps, refs = _lines("hyp.txt")[:5], [[r] for r in _lines("ref.txt")[:5]]
+    out = metric.compute(predictions=hyps, references=refs, params_file=preset)
+    assert out["meteor"] == Meteor(params_file=preset).corpus_score(hyps, refs).score
+    assert f"preset:x@{load_preset(preset).digest}" in out["signature"]
+    out = metric.compute(predictions=hyps, references=refs, task="mqm")
+    assert out["meteor"] == Meteor("en", "mqm").corpus_score(hyps, refs).score
