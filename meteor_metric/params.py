@@ -264,9 +264,10 @@ def resolve_params(
     )
 
 
-def _from_preset(lang: str, path: Optional[str], shipped: Optional[str], task, parameters, weights, modules,
-                 normalization: str, char_based: bool, beam_size: int, function_words: Optional[str],
-                 paraphrase_table: Optional[str]) -> MeteorParams:
+def _from_preset(lang: str, path: Optional[str], shipped: Optional[str], task: Optional[str],
+                 parameters: Optional[Sequence[float]], weights: Optional[Sequence[float]],
+                 modules: Optional[Sequence[str]], normalization: str, char_based: bool, beam_size: int,
+                 function_words: Optional[str], paraphrase_table: Optional[str]) -> MeteorParams:
     """A configuration from a preset file (``path``) or a shipped preset task; other options still apply."""
     from .presets import load_preset, load_shipped
 

@@ -188,7 +188,7 @@ def fit(sets: Sequence[TuningSet], objective: str, start: Config, *, random_star
     scored = sorted(((loss(x), i, x) for i, x in enumerate(points)), key=lambda t: t[:2])
     evals = len(points)
     best_x, best_f = scored[0][2], scored[0][0]
-    for f0, _, x0 in scored[:restarts]:
+    for _, _, x0 in scored[:restarts]:
         x, fx, n = nelder_mead(loss, x0, lo, hi, max_evals)
         evals += n
         if fx < best_f:

@@ -28,7 +28,7 @@ import evalsets  # noqa: E402
 
 from meteor_metric.params import resolve_params  # noqa: E402
 from meteor_metric.presets import preset_dict  # noqa: E402
-from meteor_metric.tuning import Config, Fold, make_set, tune  # noqa: E402
+from meteor_metric.tuning import Config, Fold, correlation, make_set, tune  # noqa: E402
 
 TRAINING = {"mqm": ["wmt21-news/zh-en", "wmt21-tedtalks/zh-en"], "caption": ["flickr8k/crowdflower"]}
 DESCRIPTIONS = {
@@ -77,18 +77,12 @@ def train(task: str, workers: int) -> dict:
                             for f in result.folds],
                "mean_validation": result.cv_validation, "mean_validation_default": result.cv_validation_default},
         "train_objective": result.final.train,
-        "train_objective_default": float(sum(_corr(ts, start) for ts in sets) / len(sets)),
+        "train_objective_default": float(sum(correlation(ts, start, OBJECTIVE) for ts in sets) / len(sets)),
         "date": datetime.date.today().isoformat(),
         "seconds": round(time.time() - t0, 1),
     }
     return preset_dict(f"meteor-en-{task}", "en", base.modules, c.weights, c.parameters, task=task,
                        description=DESCRIPTIONS[task], provenance=provenance)
-
-
-def _corr(ts, config: Config) -> float:
-    from meteor_metric.tuning import correlation
-
-    return correlation(ts, config, OBJECTIVE)
 
 
 def main() -> int:
