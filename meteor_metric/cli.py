@@ -23,6 +23,7 @@ from .javafmt import java_double_str
 from .meteor import MAX_SEGMENT_TOKENS, CorpusResult, Meteor, SegmentResult, check_corpus
 from .params import LANGUAGE_NAMES, TASKS, normalization_mode, resolve_params
 from .profiles import DEFAULT_PROFILE, PROFILES, Scorer, get_scorer
+from . import tune_cli
 
 EXIT_OK = 0
 EXIT_ERROR = 1  # a resource could not be loaded or another runtime failure
@@ -71,7 +72,7 @@ words left unmatched (the information of the jar's -writeAlignments, readable).
 {EXIT_HELP}"""
 
 _JAR_FLAGS = ("lang", "task", "lower", "no_punct", "modules", "weights", "params", "char",
-              "function_words", "paraphrase_table")
+              "function_words", "paraphrase_table", "params_file")
 
 
 class InputError(Exception):
@@ -136,6 +137,7 @@ def _add_config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-tokens", type=int, default=MAX_SEGMENT_TOKENS, metavar="N",
                    help=f"longest segment in tokens (default {MAX_SEGMENT_TOKENS:,}; 0: no limit); alignment time "
                         "grows with the square of the length")
+    p.add_argument("--params-file", metavar="FILE", help="a preset file from 'meteor-metric tune'")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -168,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     align.add_argument("--segments", metavar="RANGE", help="only these segments, e.g. 7 or 3-5 (1-based)")
     _add_config_args(align)
     compare.add_parsers(commands)
+    tune_cli.add_parser(commands)
     return parser
 
 
@@ -190,7 +193,8 @@ def _scorer_spec(args) -> tuple:
         params = resolve_params(
             args.lang, args.task, modules=args.modules, weights=args.weights, parameters=args.params,
             normalization=normalization_mode(args.norm, args.lower, args.no_punct), char_based=args.char,
-            beam_size=args.beam, function_words=args.function_words, paraphrase_table=args.paraphrase_table)
+            beam_size=args.beam, function_words=args.function_words, paraphrase_table=args.paraphrase_table,
+            params_file=args.params_file)
     except ValueError as exc:
         raise InputError(str(exc)) from None
     if args.max_tokens < 0:
@@ -455,6 +459,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             run_align(args, sys.stdout)
         elif args.command in compare.COMMANDS:
             compare.run(args, sys.stdout)
+        elif args.command == "tune":
+            tune_cli.run_cli(args, sys.stdout, InputError)
     except InputError as exc:
         print(f"meteor-metric: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -54,8 +54,9 @@ Args:
         or "original" (Banerjee & Lavie 2005). The loading config name (`evaluate.load(path, "nltk")`)
         sets the default profile.
     language (`str`): METEOR 1.5 language ("en", "de", "fr", ...); default "en".
-    task (`str`): METEOR 1.5 parameter preset ("rank", "adq", "hter", "li", ...); default: the
-        language's default.
+    task (`str`): METEOR 1.5 parameter preset ("rank", "adq", "hter", "li", ...; "mqm" and "caption"
+        are tuned on human judgments, English); default: the language's default.
+    params_file (`str`): a preset JSON file written by `meteor-metric tune` (meteor-1.5 profile).
     normalization (`str`): how text becomes tokens; meteor-1.5: "norm" (default, the jar's -norm),
         "norm_nopunct", "lc_only", "no_norm"; nltk: "word_tokenize" (default) or "split".
     return_segment_scores (`bool`): also return the per-segment scores (default False).
@@ -151,13 +152,14 @@ class MeteorMetric(evaluate.Metric):
 
     def _compute(self, predictions: Sequence[str], references: Sequence[Sequence[str]],
                  profile: Optional[str] = None, language: str = "en", task: Optional[str] = None,
-                 normalization: Optional[str] = None, return_segment_scores: bool = False) -> dict:
+                 normalization: Optional[str] = None, return_segment_scores: bool = False,
+                 params_file: Optional[str] = None) -> dict:
         if profile is None:
             if self.config_name not in ("default",) + PROFILES:
                 raise ValueError(f"unknown config name {self.config_name!r}: give one of the profiles "
                                  f"{', '.join(PROFILES)}, or none")
             profile = DEFAULT_PROFILE if self.config_name == "default" else self.config_name
-        scorer = get_scorer(profile, language, task, normalization)
+        scorer = get_scorer(profile, language, task, normalization, params_file=params_file)
         result = scorer.corpus_score(list(predictions), [list(r) for r in references])
         output = {
             "meteor": float(result.score),

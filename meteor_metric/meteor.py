@@ -88,6 +88,8 @@ class Meteor:
     Extensions beyond the jar (named in the signature): ``normalization=``
     ``"norm_ext"``/``"norm_ext_nopunct"`` (``-norm`` for languages the jar refuses),
     ``"cjk_char"`` (one token per CJK character) and ``synonyms="omw"``.
+    ``task="mqm"`` and ``task="caption"`` are presets tuned on human judgments (English);
+    ``params_file`` reads a preset written by ``meteor-metric tune``.
     A scorer is safe to share between threads.
     """
 
@@ -105,13 +107,15 @@ class Meteor:
         function_words: Optional[str] = None,
         paraphrase_table: Optional[str] = None,
         synonyms: Optional[str] = None,
+        params_file: Optional[str] = None,
         cache_dir: Optional[str] = None,
         max_segment_tokens: Optional[int] = MAX_SEGMENT_TOKENS,
     ):
         params = resolve_params(
             language, task, parameters=parameters, weights=weights, modules=modules,
             normalization=normalization, char_based=char_based, beam_size=beam_size,
-            function_words=function_words, paraphrase_table=paraphrase_table, synonyms=synonyms)
+            function_words=function_words, paraphrase_table=paraphrase_table, synonyms=synonyms,
+            params_file=params_file)
         self._init(params, cache_dir, max_segment_tokens)
 
     @classmethod
@@ -151,7 +155,8 @@ class Meteor:
             "p:" + ",".join(repr(p) for p in params.parameters),
             f"beam:{params.beam_size}",
             f"fw:{fw_id}",
-        ) + tuple(self._resource_ids) + _extension_ids(params))
+        ) + tuple(self._resource_ids) + _extension_ids(params)
+            + ((f"preset:{params.preset}",) if params.preset else ()))
 
     def _make_matcher(self, module: str, cache_dir: Optional[str]) -> Matcher:
         lang = self.params.language

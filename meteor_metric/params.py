@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
 METEOR_VERSION = "1.5"
@@ -40,11 +40,14 @@ _ALIASES.update({short: short for short in LANGUAGE_NAMES}, cs="cz", sv="se", xx
 # Languages with tuned parameters; only these accept -norm in the jar.
 SUPPORTED_LANGUAGES = frozenset({"en", "cz", "fr", "es", "de", "ru"})
 
-TASKS = ("adq", "rank", "hter", "util", "li", "tune", "universal", "custom")
+TASKS = ("adq", "rank", "hter", "util", "li", "tune", "universal", "mqm", "caption", "custom")
 TASK_DESCRIPTIONS = {
     "adq": "Adequacy", "rank": "Ranking", "hter": "HTER", "util": "Translator-Utility",
     "li": "Language-Independent", "tune": "Tune", "universal": "Universal", "custom": "Custom",
+    "mqm": "MQM (tuned, English)", "caption": "Captions (tuned, English)",
 }
+# Tasks whose configuration is a preset file shipped in resources/presets (see presets.py).
+SHIPPED_PRESET_TASKS = ("mqm", "caption")
 
 _Z = (0.0, 0.0, 0.0, 0.0)
 # Per-language rows, in LANGUAGES order: (parameters alpha beta gamma delta, weights).
@@ -146,6 +149,7 @@ class MeteorParams:
     function_words: Optional[str] = None  # path of a word list; None = the jar's English list
     paraphrase_table: Optional[str] = None  # path of a table; None = find it (see paraphrase.py)
     synonyms: Optional[str] = None  # extension: "omw" / "omw:<code>" synonyms for non-English (omw.py)
+    preset: Optional[str] = None  # ``name@digest`` of the preset file the configuration came from
 
     @property
     def parameters(self) -> tuple[float, float, float, float]:
@@ -189,6 +193,7 @@ def resolve_params(
     function_words: Optional[str] = None,
     paraphrase_table: Optional[str] = None,
     synonyms: Optional[str] = None,
+    params_file: Optional[str] = None,
 ) -> MeteorParams:
     """Resolve a configuration in the jar's order: language, task, parameters, weights, modules.
 
@@ -198,8 +203,17 @@ def resolve_params(
     comma/space-separated strings. Invalid combinations the jar would crash on
     raise ``ValueError``. Extensions beyond the jar: ``normalization`` in
     :data:`EXTENSION_NORMALIZATIONS` and ``synonyms="omw"`` (synonyms for other languages).
+    ``params_file`` (a preset JSON file, see ``presets.py``) gives the
+    modules, weights and parameters instead of a task; the tasks ``mqm`` and ``caption`` are the
+    presets shipped with the package (English).
     """
     lang = normalize_language(language)
+    if params_file is not None:
+        return _from_preset(lang, params_file, None, task, parameters, weights, modules, normalization,
+                            char_based, beam_size, function_words, paraphrase_table, synonyms)
+    if task is not None and str(task).lower() in SHIPPED_PRESET_TASKS and parameters is None:
+        return _from_preset(lang, None, str(task).lower(), None, None, weights, modules, normalization,
+                            char_based, beam_size, function_words, paraphrase_table, synonyms)
     if parameters is not None:
         task_name = "custom"
     elif task is None or task == "default":
@@ -271,6 +285,31 @@ def resolve_params(
         normalization=normalization, char_based=bool(char_based), beam_size=beam_size,
         function_words=function_words, paraphrase_table=paraphrase_table, synonyms=synonyms,
     )
+
+
+def _from_preset(lang: str, path: Optional[str], shipped: Optional[str], task: Optional[str],
+                 parameters: Optional[Sequence[float]], weights: Optional[Sequence[float]],
+                 modules: Optional[Sequence[str]], normalization: str, char_based: bool, beam_size: int,
+                 function_words: Optional[str], paraphrase_table: Optional[str],
+                 synonyms: Optional[str]) -> MeteorParams:
+    """A configuration from a preset file (``path``) or a shipped preset task; other options still apply."""
+    from .presets import load_preset, load_shipped
+
+    if path is not None:
+        given = [n for n, v in (("task", task), ("parameters", parameters)) if v is not None]
+        if given:
+            raise ValueError(f"params_file already sets the task and parameters; do not also give {given[0]}")
+    preset = load_preset(path) if path is not None else load_shipped(shipped)
+    if preset.language != lang:
+        raise ValueError(f"preset {preset.name!r} is for language {preset.language!r}, not {lang!r}")
+    mods = preset.modules if modules is None else modules
+    if weights is None:  # the preset's weight of each module by name (0 for a module it lacks)
+        by_name = dict(zip(preset.modules, preset.weights))
+        weights = [by_name.get(str(m).lower(), 0.0) for m in _parse_list(mods, "modules", str)]
+    base = resolve_params(lang, parameters=preset.parameters, weights=weights, modules=mods,
+                          normalization=normalization, char_based=char_based, beam_size=beam_size,
+                          function_words=function_words, paraphrase_table=paraphrase_table, synonyms=synonyms)
+    return replace(base, task=shipped or "custom", preset=preset.ident)
 
 
 def normalization_mode(norm: bool, lower: bool, no_punct: bool) -> str:
