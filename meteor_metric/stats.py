@@ -52,6 +52,17 @@ class MeteorStats:
         return _perfect(self.test_total_matches, self.ref_total_matches,
                         self.test_length, self.ref_length, self.chunks)
 
+    def corpus_contribution(self) -> "MeteorStats":
+        """What this segment adds to a corpus sum: itself, without chunks if it is perfect.
+
+        Contributions add field by field in any order and grouping (``StatsTotal(False)``, or summed
+        :meth:`to_list` vectors), which is what a map-reduce over many machines needs."""
+        if not self.is_perfect:
+            return self
+        return MeteorStats(self.test_length, self.ref_length, self.test_function_words, self.ref_function_words,
+                           self.test_content_matches, self.ref_content_matches, self.test_function_matches,
+                           self.ref_function_matches, 0, self.test_word_matches, self.ref_word_matches)
+
     def __add__(self, other: "MeteorStats") -> "MeteorStats":
         if not isinstance(other, MeteorStats):
             return NotImplemented
