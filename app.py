@@ -142,8 +142,8 @@ def score_corpus(hyp_file, ref_files, fmt: str = "text", profile: str = "meteor-
     return summary, table, histogram
 
 
-EXAMPLE_HYP = "The cat sat quickly on the big mat."
-EXAMPLE_REFS = "A cat was sitting on the large mat.\nThe cat sat on the mat."
+EXAMPLE_HYP = "The cats were sitting on the big rug near the door."
+EXAMPLE_REFS = "A cat sat on the large carpet next to the door.\nThe cat is on the mat."
 
 
 def build_demo() -> gr.Blocks:
