@@ -20,6 +20,7 @@ from .stats import MeteorStats
 References = Union[str, Sequence[str]]
 
 _TEXT_CACHE_SIZE = 1 << 13  # texts repeat locally (references of a caption set); keep memory small
+_PAIR_CACHE_SIZE = 1 << 12  # token-sequence pairs repeat locally (systems giving the same output)
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,7 @@ class Meteor:
             fw_id = f"file-{digest}"
         self._function_cache: dict[str, bool] = {}
         self._preprocess = lru_cache(maxsize=_TEXT_CACHE_SIZE)(self._preprocess_uncached)
+        self._align_pair = lru_cache(maxsize=_PAIR_CACHE_SIZE)(self._align_pair_uncached)
         self._base_signature = "|".join((
             f"meteor-{METEOR_VERSION}",
             f"lang:{params.language}",
@@ -226,15 +228,17 @@ class Meteor:
                 best = (k, ref_tokens, stats, alignment, metrics)
         k, ref_tokens, stats, alignment, metrics = best
         return SegmentResult(metrics.score, metrics.precision, metrics.recall, metrics.fmean,
-                             metrics.fragmentation_penalty, stats.chunks, stats, k, tuple(alignment),
+                             metrics.fragmentation_penalty, stats.chunks, stats, k, alignment,
                              hyp_tokens, ref_tokens, self.signature)
 
-    def _align_pair(self, hyp: tuple[str, ...], ref: tuple[str, ...]) -> tuple[MeteorStats, list[Match]]:
+    def _align_pair_uncached(self, hyp: tuple[str, ...],
+                             ref: tuple[str, ...]) -> tuple[MeteorStats, tuple[Match, ...]]:
+        """Statistics and alignment of a token-sequence pair (a pure function of the two, so cached)."""
         hyp_keys = token_keys(hyp)
         ref_keys = token_keys(ref)
         candidates = find_candidates(hyp, ref, hyp_keys, ref_keys, self._matchers)
         matches = align(len(hyp), candidates, self._exact_type, self.params.beam_size)
-        return self._stats(hyp, ref, matches), matches
+        return self._stats(hyp, ref, matches), tuple(matches)
 
     def _function_flags(self, tokens: Sequence[str]) -> list[bool]:
         """Whether each token is a function word (the jar lowercases the token for this test)."""
