@@ -43,9 +43,11 @@ def find_candidates(hyp: Sequence[str], ref: Sequence[str], hyp_keys: Sequence[i
     """Candidates per reference position, in the order the jar appends them."""
     candidates: list[list[Match]] = [[] for _ in ref]
     n_modules = 1 if hyp_keys == ref_keys else len(matchers)
+    new = tuple.__new__  # Match(*span, module) without the Python-level __new__
     for module in range(n_modules):
-        for ref_start, ref_len, hyp_start, hyp_len in matchers[module].find(hyp, ref, hyp_keys, ref_keys):
-            candidates[ref_start].append(Match(ref_start, ref_len, hyp_start, hyp_len, module))
+        tail = (module,)
+        for span in matchers[module].find(hyp, ref, hyp_keys, ref_keys):
+            candidates[span[0]].append(new(Match, span + tail))
     return candidates
 
 
@@ -56,11 +58,17 @@ def align(n_hyp: int, candidates: Sequence[Sequence[Match]], exact_type: Sequenc
     hyp_cover = [0] * n_hyp
     ref_cover = [0] * n_ref
     for cands in candidates:
-        for m in cands:
-            for k in range(m.hyp_start, m.hyp_start + m.hyp_len):
-                hyp_cover[k] += 1
-            for k in range(m.ref_start, m.ref_start + m.ref_len):
-                ref_cover[k] += 1
+        for ref_start, ref_len, hyp_start, hyp_len, _ in cands:
+            if hyp_len == 1:  # the common case, without a range
+                hyp_cover[hyp_start] += 1
+            else:
+                for k in range(hyp_start, hyp_start + hyp_len):
+                    hyp_cover[k] += 1
+            if ref_len == 1:
+                ref_cover[ref_start] += 1
+            else:
+                for k in range(ref_start, ref_start + ref_len):
+                    ref_cover[k] += 1
 
     fixed: list[Optional[Match]] = [None] * n_ref
     ambiguous = False
@@ -87,11 +95,17 @@ def _span_mask(start: int, length: int) -> int:
     return ((1 << length) - 1) << start
 
 
-def _gain(m: Match, exact_type: bool) -> int:
-    """The jar's aligner credit: weight 1 for exact-type modules, else 0.5 added to an int (truncated)."""
-    if exact_type:
-        return m.hyp_len + m.ref_len
-    return m.hyp_len // 2 + m.ref_len // 2
+def _steps(cands: Sequence[Match], exact_type: Sequence[bool], chunk_radix: int) -> list[tuple]:
+    """Per candidate: hypothesis and reference masks, key of its gain, hypothesis start and end,
+    distance, the match. The jar's aligner credit is weight 1 for exact-type modules, else 0.5
+    added to an int (truncated)."""
+    out = []
+    for m in cands:
+        ref_start, ref_len, hyp_start, hyp_len, module = m
+        gain = hyp_len + ref_len if exact_type[module] else hyp_len // 2 + ref_len // 2
+        out.append((((1 << hyp_len) - 1) << hyp_start, ((1 << ref_len) - 1) << ref_start, -gain * chunk_radix,
+                    hyp_start, hyp_start + hyp_len, abs(ref_start - hyp_start), m))
+    return out
 
 
 def _search(candidates: Sequence[Sequence[Match]], exact_type: Sequence[bool], fixed: list[Optional[Match]],
@@ -112,7 +126,7 @@ def _search(candidates: Sequence[Sequence[Match]], exact_type: Sequence[bool], f
     never occurs.
     """
     n_ref = len(candidates)
-    dist_radix = 1 + sum(abs(m.ref_start - m.hyp_start) for at in candidates for m in at)  # > any distance
+    dist_radix = 1 + sum(abs(m[0] - m[2]) for at in candidates for m in at)  # > any distance
     chunk_radix = (n_ref + 2) * dist_radix  # chunks stay below n_ref + 2
     used_hyp = used_ref = 0
     for m in fixed:
@@ -134,10 +148,8 @@ def _search(candidates: Sequence[Sequence[Match]], exact_type: Sequence[bool], f
         settled = False
         paths.sort(key=_sort_key)
         del paths[beam_size:]
-        steps = [(_span_mask(m.hyp_start, m.hyp_len), _span_mask(m.ref_start, m.ref_len),
-                  -_gain(m, exact_type[m.module]) * chunk_radix, m.hyp_start, m.hyp_start + m.hyp_len,
-                  abs(m.ref_start - m.hyp_start), m) for m in candidates[cur]]
-        paths = _branch(paths, steps, 1 << cur, dist_radix, chunk_radix, beam_size)
+        paths = _branch(paths, _steps(candidates[cur], exact_type, chunk_radix), 1 << cur, dist_radix,
+                        chunk_radix, beam_size)
     paths.sort(key=_sort_key)
     del paths[beam_size:]
     # closing the last chunk: +1 on every path with an open chunk, then the final ranking

@@ -11,6 +11,8 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 def java_double_str(x: float) -> str:
     """Format like Java's ``Double.toString`` (shortest digits): ``19.0``, ``0.85``, ``9.5E-4``, ``1.0E7``."""
+    if type(x) is int and -10_000_000 < x < 10_000_000:  # statistics: exact as doubles, no exponent
+        return f"{x}.0"
     x = float(x)
     if math.isnan(x):
         return "NaN"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import compress
 from typing import Iterable, Iterator, Optional, Sequence, Union
 
 from . import __version__
@@ -251,31 +252,29 @@ class Meteor:
         n = len(self._matchers)
         hyp_fw = self._function_flags(hyp)
         ref_fw = self._function_flags(ref)
-        size = utf16_len if self.params.char_based else _one
+        if self.params.char_based:
+            hyp_size, ref_size = list(map(utf16_len, hyp)), list(map(utf16_len, ref))
+        else:
+            hyp_size, ref_size = [1] * len(hyp), [1] * len(ref)
         tc, rc, tf, rf = [0] * n, [0] * n, [0] * n, [0] * n
         hyp_words = ref_words = 0
-        for m in matches:
-            for k in range(m.hyp_start, m.hyp_start + m.hyp_len):
+        for ref_start, ref_len, hyp_start, hyp_len, module in matches:
+            for k in range(hyp_start, hyp_start + hyp_len):
                 if hyp_fw[k]:
-                    tf[m.module] += size(hyp[k])
+                    tf[module] += hyp_size[k]
                 else:
-                    tc[m.module] += size(hyp[k])
-            for k in range(m.ref_start, m.ref_start + m.ref_len):
+                    tc[module] += hyp_size[k]
+            for k in range(ref_start, ref_start + ref_len):
                 if ref_fw[k]:
-                    rf[m.module] += size(ref[k])
+                    rf[module] += ref_size[k]
                 else:
-                    rc[m.module] += size(ref[k])
-            hyp_words += m.hyp_len
-            ref_words += m.ref_len
+                    rc[module] += ref_size[k]
+            hyp_words += hyp_len
+            ref_words += ref_len
         return MeteorStats(
-            sum(size(w) for w in hyp), sum(size(w) for w in ref),
-            sum(size(w) for w, f in zip(hyp, hyp_fw) if f), sum(size(w) for w, f in zip(ref, ref_fw) if f),
+            sum(hyp_size), sum(ref_size), sum(compress(hyp_size, hyp_fw)), sum(compress(ref_size, ref_fw)),
             tuple(tc), tuple(rc), tuple(tf), tuple(rf),
             count_chunks(matches), hyp_words, ref_words)
-
-
-def _one(_: str) -> int:
-    return 1
 
 
 def _read_word_file(path: str) -> tuple[frozenset[str], str]:
