@@ -96,14 +96,14 @@ def _span_mask(start: int, length: int) -> int:
 
 
 def _steps(cands: Sequence[Match], exact_type: Sequence[bool], chunk_radix: int) -> list[tuple]:
-    """Per candidate: hypothesis and reference masks, key of its gain, hypothesis start and end,
+    """Per candidate: hypothesis mask, reference end, key of its gain, hypothesis start and end,
     distance, the match. The jar's aligner credit is weight 1 for exact-type modules, else 0.5
     added to an int (truncated)."""
     out = []
     for m in cands:
         ref_start, ref_len, hyp_start, hyp_len, module = m
         gain = hyp_len + ref_len if exact_type[module] else hyp_len // 2 + ref_len // 2
-        out.append((((1 << hyp_len) - 1) << hyp_start, ((1 << ref_len) - 1) << ref_start, -gain * chunk_radix,
+        out.append((((1 << hyp_len) - 1) << hyp_start, ref_start + ref_len, -gain * chunk_radix,
                     hyp_start, hyp_start + hyp_len, abs(ref_start - hyp_start), m))
     return out
 
@@ -112,31 +112,37 @@ def _search(candidates: Sequence[Sequence[Match]], exact_type: Sequence[bool], f
             ref_cover: list[int], beam_size: int):
     """Run the jar's beam search; returns the best path's non-fixed matches as a linked list.
 
-    A path is ``(key, last, used_hyp, used_ref, chosen)``: ``key`` packs the
+    A path is ``(key, last, used_hyp, ref_end, chosen)``: ``key`` packs the
     jar's ordering (more aligner matches, then fewer chunks, then less distance)
     into one integer, so a stable sort on it ranks paths exactly like the jar's
     comparator; ``last`` is the hypothesis end of the open chunk (-1: none);
+    ``used_hyp`` a bitmask of used hypothesis words; ``ref_end`` the reference end
+    of the path's last chosen match (the path passes positions before it);
     ``chosen`` a linked list of the matches picked so far. Keys may omit a term
     that every path of the beam gets at the same step: only their order matters.
 
-    The jar's path index ``idx`` is not kept: it decides only whether a path at a
-    fixed position has passed it inside a multi-word match, which cannot happen (a
-    match covering a fixed match's words would raise their coverage above 1). For
-    the same reason the jar's drop branch ("used position without a fixed match")
-    never occurs.
+    The jar's used reference words are not kept: a candidate's reference words can
+    only be used by a match that covers its start (then the path passes it) or by a
+    fixed match (which covers no other candidate's words). Positions inside a fixed
+    match are passed by every path, so nothing happens there. A path never reaches a
+    fixed position inside a multi-word match (that match would raise the fixed
+    words' coverage above 1), so the jar's drop branch never occurs either.
     """
     n_ref = len(candidates)
     dist_radix = 1 + sum(abs(m[0] - m[2]) for at in candidates for m in at)  # > any distance
     chunk_radix = (n_ref + 2) * dist_radix  # chunks stay below n_ref + 2
-    used_hyp = used_ref = 0
+    used_hyp = 0
+    inside = [False] * n_ref  # positions after the first of a fixed match: every path is inside it
     for m in fixed:
         if m is not None:
             used_hyp |= _span_mask(m.hyp_start, m.hyp_len)
-            used_ref |= _span_mask(m.ref_start, m.ref_len)
-    last_after = _settled_last(fixed, ref_cover)
-    paths = [(0, -1, used_hyp, used_ref, None)]
+            inside[m.ref_start + 1:m.ref_start + m.ref_len] = [True] * (m.ref_len - 1)
+    last_after = _settled_last(fixed, ref_cover, inside)
+    paths = [(0, -1, used_hyp, 0, None)]
     settled = False
     for cur in range(n_ref):
+        if inside[cur]:
+            continue
         f = fixed[cur]
         if f is not None or not ref_cover[cur]:
             if not settled:
@@ -148,7 +154,7 @@ def _search(candidates: Sequence[Sequence[Match]], exact_type: Sequence[bool], f
         settled = False
         paths.sort(key=_sort_key)
         del paths[beam_size:]
-        paths = _branch(paths, _steps(candidates[cur], exact_type, chunk_radix), 1 << cur, dist_radix,
+        paths = _branch(paths, _steps(candidates[cur], exact_type, chunk_radix), cur, dist_radix,
                         chunk_radix, beam_size)
     paths.sort(key=_sort_key)
     del paths[beam_size:]
@@ -157,12 +163,16 @@ def _search(candidates: Sequence[Sequence[Match]], exact_type: Sequence[bool], f
     return paths[best[1]][4]
 
 
-def _settled_last(fixed: Sequence[Optional[Match]], ref_cover: Sequence[int]) -> list[int]:
+def _settled_last(fixed: Sequence[Optional[Match]], ref_cover: Sequence[int],
+                  inside: Sequence[bool]) -> list[int]:
     """For each position without choice (a fixed match, or no candidate), every path's ``last`` at the
-    end of the run of such positions it belongs to: the hypothesis end of a final fixed match, else -1."""
+    end of the run of such positions it belongs to: the hypothesis end of a final fixed match, else -1.
+    Positions ``inside`` a fixed match change nothing and do not end a run."""
     out = [-1] * len(fixed)
     after = -1
     for cur in range(len(fixed) - 1, -1, -1):
+        if inside[cur]:
+            continue
         m = fixed[cur]
         if m is None and ref_cover[cur]:
             after = None  # a position with choice ends the run before it
@@ -180,19 +190,18 @@ def _settle(paths: list[tuple], hyp_start: int, last: int, dist_radix: int) -> l
     every path with the same ``last``; each further position of the run then adds the same amount to
     every key (dropped: it leaves the order unchanged) and only moves ``last``, to ``last`` in the end.
     """
-    return [(key + dist_radix if end != -1 and end != hyp_start else key, last, uh, ur, chosen)
-            for key, end, uh, ur, chosen in paths]
+    return [(key + dist_radix if end != -1 and end != hyp_start else key, last, uh, ref_end, chosen)
+            for key, end, uh, ref_end, chosen in paths]
 
 
-def _branch(paths: list[tuple], step: list[tuple], bit: int, dist_radix: int, bound: int,
+def _branch(paths: list[tuple], step: list[tuple], cur: int, dist_radix: int, bound: int,
             beam_size: int) -> list[tuple]:
-    """Successors of the sorted ``paths`` at the reference position ``bit``, minus those that cannot
+    """Successors of the sorted ``paths`` at the reference position ``cur``, minus those that cannot
     make the beam.
 
-    What a path can do here depends only on its used hypothesis words among the candidates' and its
-    open chunk end ``last``: the reference words of a candidate here are never used by a path that has
-    not passed this position inside a multi-word match (its own matches end before it; fixed matches
-    cover no other candidate's words). The moves are computed once per such signature (:func:`_moves`).
+    What a path that does not pass ``cur`` can do here depends only on its used hypothesis words
+    among the candidates' and its open chunk end ``last`` (see :func:`_search` for why reference
+    words need no check). The moves are computed once per such signature (:func:`_moves`).
 
     ``bound`` starts above every key. Once ``beam_size`` successors with keys <= ``bound`` exist, a
     successor generated later with key >= ``bound`` ranks after all of them in the next (stable) sort,
@@ -211,11 +220,11 @@ def _branch(paths: list[tuple], step: list[tuple], bit: int, dist_radix: int, bo
     cut = beam_size
     by_signature: dict[tuple[int, int], tuple[list[tuple], int]] = {}
     for path in paths:
-        key, last, uh, ur, chosen = path
+        key, last, uh, ref_end, chosen = path
         limit = bound - key
         if floor >= limit:
             break
-        if ur & bit:  # inside a multi-word match this path chose earlier
+        if ref_end > cur:  # inside a multi-word match this path chose earlier
             append(path)
             continue
         signature = (uh & hyp_union, last)
@@ -223,11 +232,11 @@ def _branch(paths: list[tuple], step: list[tuple], bit: int, dist_radix: int, bo
         if moves is None:
             moves = by_signature[signature] = _moves(step, uh, last, dist_radix)
         branches, skip = moves
-        for delta, hyp_end, hm, rm, m in branches:
+        for delta, hyp_end, hm, m_ref_end, m in branches:
             if delta < limit:
-                append((key + delta, hyp_end, uh | hm, ur | rm, (m, chosen)))
+                append((key + delta, hyp_end, uh | hm, m_ref_end, (m, chosen)))
         if skip < limit:
-            append((key + skip, -1, uh, ur, chosen))
+            append((key + skip, -1, uh, ref_end, chosen))
         if len(next_paths) >= cut:
             next_paths.sort(key=_sort_key)
             del next_paths[beam_size:]
@@ -244,11 +253,11 @@ def _moves(step: list[tuple], uh: int, last: int, dist_radix: int) -> tuple[list
     """
     branches = []
     parent_distance = 0
-    for hm, rm, gain_key, hyp_start, hyp_end, distance, m in step:
+    for hm, ref_end, gain_key, hyp_start, hyp_end, distance, m in step:
         if uh & hm:
             continue
         delta = gain_key + parent_distance + (dist_radix if last != -1 and hyp_start != last else 0)
-        branches.append((delta, hyp_end, hm, rm, m))
+        branches.append((delta, hyp_end, hm, ref_end, m))
         parent_distance += distance
     return branches, parent_distance + (dist_radix if last != -1 else 0)
 
