@@ -43,9 +43,11 @@ def find_candidates(hyp: Sequence[str], ref: Sequence[str], hyp_keys: Sequence[i
     """Candidates per reference position, in the order the jar appends them."""
     candidates: list[list[Match]] = [[] for _ in ref]
     n_modules = 1 if hyp_keys == ref_keys else len(matchers)
+    new = tuple.__new__  # Match(*span, module) without the Python-level __new__
     for module in range(n_modules):
-        for ref_start, ref_len, hyp_start, hyp_len in matchers[module].find(hyp, ref, hyp_keys, ref_keys):
-            candidates[ref_start].append(Match(ref_start, ref_len, hyp_start, hyp_len, module))
+        tail = (module,)
+        for span in matchers[module].find(hyp, ref, hyp_keys, ref_keys):
+            candidates[span[0]].append(new(Match, span + tail))
     return candidates
 
 
@@ -56,11 +58,17 @@ def align(n_hyp: int, candidates: Sequence[Sequence[Match]], exact_type: Sequenc
     hyp_cover = [0] * n_hyp
     ref_cover = [0] * n_ref
     for cands in candidates:
-        for m in cands:
-            for k in range(m.hyp_start, m.hyp_start + m.hyp_len):
-                hyp_cover[k] += 1
-            for k in range(m.ref_start, m.ref_start + m.ref_len):
-                ref_cover[k] += 1
+        for ref_start, ref_len, hyp_start, hyp_len, _ in cands:
+            if hyp_len == 1:  # the common case, without a range
+                hyp_cover[hyp_start] += 1
+            else:
+                for k in range(hyp_start, hyp_start + hyp_len):
+                    hyp_cover[k] += 1
+            if ref_len == 1:
+                ref_cover[ref_start] += 1
+            else:
+                for k in range(ref_start, ref_start + ref_len):
+                    ref_cover[k] += 1
 
     fixed: list[Optional[Match]] = [None] * n_ref
     ambiguous = False
@@ -87,81 +95,171 @@ def _span_mask(start: int, length: int) -> int:
     return ((1 << length) - 1) << start
 
 
-def _gain(m: Match, exact_type: bool) -> int:
-    """The jar's aligner credit: weight 1 for exact-type modules, else 0.5 added to an int (truncated)."""
-    if exact_type:
-        return m.hyp_len + m.ref_len
-    return m.hyp_len // 2 + m.ref_len // 2
+def _steps(cands: Sequence[Match], exact_type: Sequence[bool], chunk_radix: int) -> list[tuple]:
+    """Per candidate: hypothesis mask, reference end, key of its gain, hypothesis start and end,
+    distance, the match. The jar's aligner credit is weight 1 for exact-type modules, else 0.5
+    added to an int (truncated)."""
+    out = []
+    for m in cands:
+        ref_start, ref_len, hyp_start, hyp_len, module = m
+        gain = hyp_len + ref_len if exact_type[module] else hyp_len // 2 + ref_len // 2
+        out.append((((1 << hyp_len) - 1) << hyp_start, ref_start + ref_len, -gain * chunk_radix,
+                    hyp_start, hyp_start + hyp_len, abs(ref_start - hyp_start), m))
+    return out
 
 
 def _search(candidates: Sequence[Sequence[Match]], exact_type: Sequence[bool], fixed: list[Optional[Match]],
             ref_cover: list[int], beam_size: int):
     """Run the jar's beam search; returns the best path's non-fixed matches as a linked list.
 
-    A path is ``(key, last, idx, used_hyp, used_ref, chosen)``: ``key`` packs the
+    A path is ``(key, last, used_hyp, ref_end, chosen)``: ``key`` packs the
     jar's ordering (more aligner matches, then fewer chunks, then less distance)
     into one integer, so a stable sort on it ranks paths exactly like the jar's
     comparator; ``last`` is the hypothesis end of the open chunk (-1: none);
-    ``idx`` the next reference position to fill; ``chosen`` a linked list of
-    the matches picked so far. The jar's drop branch ("used position without a
-    fixed match") cannot occur with beam >= 1: a used position at ``idx`` always
-    starts the fixed match covering it.
+    ``used_hyp`` a bitmask of used hypothesis words; ``ref_end`` the reference end
+    of the path's last chosen match (the path passes positions before it);
+    ``chosen`` a linked list of the matches picked so far. Keys may omit a term
+    that every path of the beam gets at the same step: only their order matters.
+
+    The jar's used reference words are not kept: a candidate's reference words can
+    only be used by a match that covers its start (then the path passes it) or by a
+    fixed match (which covers no other candidate's words). Positions inside a fixed
+    match are passed by every path, so nothing happens there. A path never reaches a
+    fixed position inside a multi-word match (that match would raise the fixed
+    words' coverage above 1), so the jar's drop branch never occurs either.
     """
     n_ref = len(candidates)
-    dist_radix = 1 + sum(abs(m.ref_start - m.hyp_start) for at in candidates for m in at)  # > any distance
+    dist_radix = 1 + sum(abs(m[0] - m[2]) for at in candidates for m in at)  # > any distance
     chunk_radix = (n_ref + 2) * dist_radix  # chunks stay below n_ref + 2
-    steps = [[(_span_mask(m.hyp_start, m.hyp_len), _span_mask(m.ref_start, m.ref_len),
-               -_gain(m, exact_type[m.module]) * chunk_radix, m.hyp_start, m.ref_start + m.ref_len,
-               m.hyp_start + m.hyp_len, abs(m.ref_start - m.hyp_start), m) for m in at] for at in candidates]
-    fixed_steps = [None if m is None else (
-        -_gain(m, exact_type[m.module]) * chunk_radix + abs(m.ref_start - m.hyp_start),
-        m.hyp_start, m.hyp_start + m.hyp_len, m.ref_start + m.ref_len) for m in fixed]
-    used_hyp = used_ref = 0
+    used_hyp = 0
+    inside = [False] * n_ref  # positions after the first of a fixed match: every path is inside it
     for m in fixed:
         if m is not None:
             used_hyp |= _span_mask(m.hyp_start, m.hyp_len)
-            used_ref |= _span_mask(m.ref_start, m.ref_len)
-    paths = [(0, -1, 0, used_hyp, used_ref, None)]
+            inside[m.ref_start + 1:m.ref_start + m.ref_len] = [True] * (m.ref_len - 1)
+    last_after = _settled_last(fixed, ref_cover, inside)
+    paths = [(0, -1, used_hyp, 0, None)]
+    settled = False
     for cur in range(n_ref):
+        if inside[cur]:
+            continue
+        f = fixed[cur]
+        if f is not None or not ref_cover[cur]:
+            if not settled:
+                paths.sort(key=_sort_key)
+                del paths[beam_size:]
+                paths = _settle(paths, -1 if f is None else f.hyp_start, last_after[cur], dist_radix)
+                settled = True
+            continue
+        settled = False
         paths.sort(key=_sort_key)
-        if len(paths) > beam_size:
-            del paths[beam_size:]
-        bit = 1 << cur
-        if not ref_cover[cur]:  # nothing can match here: every path skips the position
-            paths = [p if p[1] == -1 else (p[0] + dist_radix, -1, cur + 1, p[3], p[4], p[5]) for p in paths]
-            continue
-        f = fixed_steps[cur]
-        if f is not None:  # every path holds this fixed match: add it where the path has reached it
-            fixed_key, hyp_start, hyp_end, ref_end = f
-            paths = [p if cur < p[2] else
-                     (p[0] + fixed_key + (dist_radix if p[1] != -1 and p[1] != hyp_start else 0),
-                      hyp_end, ref_end, p[3], p[4], p[5])
-                     for p in paths]
-            continue
-        step = steps[cur]
-        next_paths = []
-        append = next_paths.append
-        for path in paths:
-            key, last, idx, uh, ur, chosen = path
-            if ur & bit:  # inside a multi-word match this path chose earlier
-                append(path)
-                continue
-            parent_distance = 0  # the jar adds each branch's distance to the parent path
-            for hm, rm, gain_key, hs, ref_end, hyp_end, distance, m in step:
-                if uh & hm or ur & rm:
-                    continue
-                k = key + gain_key + parent_distance
-                if last != -1 and hs != last:
-                    k += dist_radix
-                append((k, hyp_end, ref_end, uh | hm, ur | rm, (m, chosen)))
-                parent_distance += distance
-            append((key + parent_distance + (dist_radix if last != -1 else 0), -1, cur + 1, uh, ur, chosen))
-        paths = next_paths
+        del paths[beam_size:]
+        paths = _branch(paths, _steps(candidates[cur], exact_type, chunk_radix), cur, dist_radix,
+                        chunk_radix, beam_size)
     paths.sort(key=_sort_key)
     del paths[beam_size:]
     # closing the last chunk: +1 on every path with an open chunk, then the final ranking
     best = min(((p[0] + (dist_radix if p[1] != -1 else 0), rank) for rank, p in enumerate(paths)))
-    return paths[best[1]][5]
+    return paths[best[1]][4]
+
+
+def _settled_last(fixed: Sequence[Optional[Match]], ref_cover: Sequence[int],
+                  inside: Sequence[bool]) -> list[int]:
+    """For each position without choice (a fixed match, or no candidate), every path's ``last`` at the
+    end of the run of such positions it belongs to: the hypothesis end of a final fixed match, else -1.
+    Positions ``inside`` a fixed match change nothing and do not end a run."""
+    out = [-1] * len(fixed)
+    after = -1
+    for cur in range(len(fixed) - 1, -1, -1):
+        if inside[cur]:
+            continue
+        m = fixed[cur]
+        if m is None and ref_cover[cur]:
+            after = None  # a position with choice ends the run before it
+            continue
+        if after is None:
+            after = -1 if m is None else m.hyp_start + m.hyp_len
+        out[cur] = after
+    return out
+
+
+def _settle(paths: list[tuple], hyp_start: int, last: int, dist_radix: int) -> list[tuple]:
+    """Paths after a run of positions without choice: a fixed match (at ``hyp_start``) or none (-1).
+
+    The first position closes each path's open chunk unless the fixed match continues it, and leaves
+    every path with the same ``last``; each further position of the run then adds the same amount to
+    every key (dropped: it leaves the order unchanged) and only moves ``last``, to ``last`` in the end.
+    """
+    return [(key + dist_radix if end != -1 and end != hyp_start else key, last, uh, ref_end, chosen)
+            for key, end, uh, ref_end, chosen in paths]
+
+
+def _branch(paths: list[tuple], step: list[tuple], cur: int, dist_radix: int, bound: int,
+            beam_size: int) -> list[tuple]:
+    """Successors of the sorted ``paths`` at the reference position ``cur``, minus those that cannot
+    make the beam.
+
+    What a path that does not pass ``cur`` can do here depends only on its used hypothesis words
+    among the candidates' and its open chunk end ``last`` (see :func:`_search` for why reference
+    words need no check). The moves are computed once per such signature (:func:`_moves`).
+
+    ``bound`` starts above every key. Once ``beam_size`` successors with keys <= ``bound`` exist, a
+    successor generated later with key >= ``bound`` ranks after all of them in the next (stable) sort,
+    so it is never kept and is not built. Every successor of a path is >= its key + ``floor`` (the best
+    gain here; distances and chunk closings only add), and paths come in ascending key order, so once
+    that reaches ``bound`` no later path contributes. The list is cut to its first ``beam_size``
+    (stable) whenever it doubles: that tightens ``bound`` and keeps exactly the successors the full
+    sort would keep, in the same order of ties.
+    """
+    hyp_union = 0
+    for s in step:
+        hyp_union |= s[0]
+    floor = min([0] + [s[2] for s in step])
+    next_paths = []
+    append = next_paths.append
+    cut = beam_size
+    by_signature: dict[tuple[int, int], tuple[list[tuple], int]] = {}
+    for path in paths:
+        key, last, uh, ref_end, chosen = path
+        limit = bound - key
+        if floor >= limit:
+            break
+        if ref_end > cur:  # inside a multi-word match this path chose earlier
+            append(path)
+            continue
+        signature = (uh & hyp_union, last)
+        moves = by_signature.get(signature)
+        if moves is None:
+            moves = by_signature[signature] = _moves(step, uh, last, dist_radix)
+        branches, skip = moves
+        for delta, hyp_end, hm, m_ref_end, m in branches:
+            if delta < limit:
+                append((key + delta, hyp_end, uh | hm, m_ref_end, (m, chosen)))
+        if skip < limit:
+            append((key + skip, -1, uh, ref_end, chosen))
+        if len(next_paths) >= cut:
+            next_paths.sort(key=_sort_key)
+            del next_paths[beam_size:]
+            bound = next_paths[-1][0]
+            cut = 2 * beam_size
+    return next_paths
+
+
+def _moves(step: list[tuple], uh: int, last: int, dist_radix: int) -> tuple[list[tuple], int]:
+    """A path's branches at a position (key delta and new state per usable candidate) and its skip delta.
+
+    The jar adds each branch's distance to the parent path, so later branches and the skip carry the
+    distances of the earlier usable candidates.
+    """
+    branches = []
+    parent_distance = 0
+    for hm, ref_end, gain_key, hyp_start, hyp_end, distance, m in step:
+        if uh & hm:
+            continue
+        delta = gain_key + parent_distance + (dist_radix if last != -1 and hyp_start != last else 0)
+        branches.append((delta, hyp_end, hm, ref_end, m))
+        parent_distance += distance
+    return branches, parent_distance + (dist_radix if last != -1 else 0)
 
 
 def count_chunks(matches: Sequence[Match]) -> int:

@@ -11,8 +11,8 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 def java_double_str(x: float) -> str:
     """Format like Java's ``Double.toString`` (shortest digits): ``19.0``, ``0.85``, ``9.5E-4``, ``1.0E7``."""
-    if type(x) is int and -10_000_000 < x < 10_000_000:
-        return f"{x}.0"  # statistics are whole numbers: the common case, fast
+    if type(x) is int and -10_000_000 < x < 10_000_000:  # statistics: exact as doubles, no exponent
+        return f"{x}.0"
     x = float(x)
     if 1e-3 <= abs(x) < 1e7:
         return repr(x)  # Python's repr is positional and shortest here, like the general path below

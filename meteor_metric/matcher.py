@@ -8,7 +8,8 @@ count as exact matches).
 
 from __future__ import annotations
 
-from typing import Callable, Protocol, Sequence
+from functools import lru_cache
+from typing import Callable, NamedTuple, Protocol, Sequence
 
 from .javafmt import java_string_hash
 
@@ -16,6 +17,16 @@ Span = tuple[int, int, int, int]
 
 _HASH_CACHE: dict[str, int] = {}
 _CACHE_LIMIT = 200_000
+_REF_INDEX_CACHE = 256  # references whose synonym index is kept (each is scored against many hypotheses)
+
+
+class _RefIndex(NamedTuple):
+    """A reference's synonym index: positions (bitmasks) per synset id and per token hash, and the
+    positions found so far for hypothesis tokens (a token's answer depends only on the token)."""
+
+    by_synset: dict[int, int]
+    by_key: dict[int, int]
+    memo: dict[str, int]
 
 
 def cached_map(tokens: Sequence[str], cache: dict, compute: Callable):
@@ -101,21 +112,38 @@ class SynonymMatcher:
 
     def __init__(self, synsets: Callable[[str], frozenset]):
         self._synsets = synsets
+        self._ref_index = lru_cache(maxsize=_REF_INDEX_CACHE)(self._index)
+
+    def _index(self, ref: tuple[str, ...]) -> _RefIndex:
+        by_synset: dict[int, int] = {}
+        by_key: dict[int, int] = {}
+        for j, (word, key) in enumerate(zip(ref, token_keys(ref))):
+            bit = 1 << j
+            by_key[key] = by_key.get(key, 0) | bit
+            for s in self._synsets(word):
+                by_synset[s] = by_synset.get(s, 0) | bit
+        return _RefIndex(by_synset, by_key, {})
 
     def find(self, hyp, ref, hyp_keys, ref_keys) -> list[Span]:
-        synsets = self._synsets
-        hyp_sets = [(i, s) for i, s in enumerate(map(synsets, hyp)) if s]
-        if not hyp_sets:
+        """The jar's j-major, i-ascending loop, answered from a per-reference index: each hypothesis
+        token's reference positions (sharing a synset, not identical) are found once per reference."""
+        by_synset, by_key, memo = self._ref_index(ref if type(ref) is tuple else tuple(ref))
+        if not by_synset:
             return []
+        synsets = self._synsets
         out = []
-        for j, word in enumerate(ref):
-            ref_set = synsets(word)
-            if not ref_set:
-                continue
-            rk = ref_keys[j]
-            for i, hyp_set in hyp_sets:
-                if hyp_keys[i] != rk and not ref_set.isdisjoint(hyp_set):
-                    out.append((j, 1, i, 1))
+        for i, word in enumerate(hyp):
+            mask = memo.get(word)
+            if mask is None:
+                mask = 0
+                for s in synsets(word):
+                    mask |= by_synset.get(s, 0)
+                mask = memo[word] = mask & ~by_key.get(hyp_keys[i], 0)
+            while mask:
+                low = mask & -mask
+                out.append((low.bit_length() - 1, 1, i, 1))
+                mask ^= low
+        out.sort()
         return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import compress
 from typing import Iterable, Iterator, Optional, Sequence, Union
 
 from . import __version__
@@ -21,9 +22,10 @@ from .stats import MeteorStats, StatsTotal
 
 References = Union[str, Sequence[str]]
 
-_TEXT_CACHE_SIZE = 1 << 13
+_TEXT_CACHE_SIZE = 1 << 13  # texts repeat locally (references of a caption set); keep memory small
+_PAIR_CACHE_SIZE = 1 << 12  # token-sequence pairs repeat locally (systems giving the same output)
 #: Default longest segment (tokens after normalisation, either side): the alignment is quadratic in length.
-MAX_SEGMENT_TOKENS = 2_500  # texts repeat locally (references of a caption set); keep memory small
+MAX_SEGMENT_TOKENS = 2_500
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,7 @@ class Meteor:
             fw_id = f"file-{digest}"
         self._function_cache: dict[str, bool] = {}
         self._preprocess = lru_cache(maxsize=_TEXT_CACHE_SIZE)(self._preprocess_uncached)
+        self._align_pair = lru_cache(maxsize=_PAIR_CACHE_SIZE)(self._align_pair_uncached)
         self._base_signature = "|".join((
             f"meteor-{METEOR_VERSION}",
             f"lang:{params.language}",
@@ -274,15 +277,17 @@ class Meteor:
                 best = (k, ref_tokens, stats, alignment, metrics)
         k, ref_tokens, stats, alignment, metrics = best
         return SegmentResult(metrics.score, metrics.precision, metrics.recall, metrics.fmean,
-                             metrics.fragmentation_penalty, stats.chunks, stats, k, tuple(alignment),
+                             metrics.fragmentation_penalty, stats.chunks, stats, k, alignment,
                              hyp_tokens, ref_tokens, self.signature)
 
-    def _align_pair(self, hyp: tuple[str, ...], ref: tuple[str, ...]) -> tuple[MeteorStats, list[Match]]:
+    def _align_pair_uncached(self, hyp: tuple[str, ...],
+                             ref: tuple[str, ...]) -> tuple[MeteorStats, tuple[Match, ...]]:
+        """Statistics and alignment of a token-sequence pair (a pure function of the two, so cached)."""
         hyp_keys = token_keys(hyp)
         ref_keys = token_keys(ref)
         candidates = find_candidates(hyp, ref, hyp_keys, ref_keys, self._matchers)
         matches = align(len(hyp), candidates, self._exact_type, self.params.beam_size)
-        return self._stats(hyp, ref, matches), matches
+        return self._stats(hyp, ref, matches), tuple(matches)
 
     def _function_flags(self, tokens: Sequence[str]) -> list[bool]:
         """Whether each token is a function word (the jar lowercases the token for this test)."""
@@ -295,25 +300,27 @@ class Meteor:
         n = len(self._matchers)
         hyp_fw = self._function_flags(hyp)
         ref_fw = self._function_flags(ref)
-        size = utf16_len if self.params.char_based else _one
+        if self.params.char_based:
+            hyp_size, ref_size = list(map(utf16_len, hyp)), list(map(utf16_len, ref))
+        else:
+            hyp_size, ref_size = [1] * len(hyp), [1] * len(ref)
         tc, rc, tf, rf = [0] * n, [0] * n, [0] * n, [0] * n
         hyp_words = ref_words = 0
-        for m in matches:
-            for k in range(m.hyp_start, m.hyp_start + m.hyp_len):
+        for ref_start, ref_len, hyp_start, hyp_len, module in matches:
+            for k in range(hyp_start, hyp_start + hyp_len):
                 if hyp_fw[k]:
-                    tf[m.module] += size(hyp[k])
+                    tf[module] += hyp_size[k]
                 else:
-                    tc[m.module] += size(hyp[k])
-            for k in range(m.ref_start, m.ref_start + m.ref_len):
+                    tc[module] += hyp_size[k]
+            for k in range(ref_start, ref_start + ref_len):
                 if ref_fw[k]:
-                    rf[m.module] += size(ref[k])
+                    rf[module] += ref_size[k]
                 else:
-                    rc[m.module] += size(ref[k])
-            hyp_words += m.hyp_len
-            ref_words += m.ref_len
+                    rc[module] += ref_size[k]
+            hyp_words += hyp_len
+            ref_words += ref_len
         return MeteorStats(
-            sum(size(w) for w in hyp), sum(size(w) for w in ref),
-            sum(size(w) for w, f in zip(hyp, hyp_fw) if f), sum(size(w) for w, f in zip(ref, ref_fw) if f),
+            sum(hyp_size), sum(ref_size), sum(compress(hyp_size, hyp_fw)), sum(compress(ref_size, ref_fw)),
             tuple(tc), tuple(rc), tuple(tf), tuple(rf),
             count_chunks(matches), hyp_words, ref_words)
 
@@ -349,10 +356,6 @@ def _extension_ids(params: MeteorParams) -> tuple[str, ...]:
     if params.synonyms is not None:
         used.append(params.synonyms)
     return ("ext:" + ",".join(used),) if used else ()
-
-
-def _one(_: str) -> int:
-    return 1
 
 
 def _read_word_file(path: str) -> tuple[frozenset[str], str]:
