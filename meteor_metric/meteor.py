@@ -69,7 +69,34 @@ class CorpusResult:
         return [s.score for s in self.segments]
 
 
-class Meteor:
+class ProfileScorer:
+    """What every profile's scorer shares: its signatures and the corpus aggregation.
+
+    Subclasses set ``_base_signature`` and provide ``accumulator()`` (a running corpus result)."""
+
+    _base_signature: str
+    _corpus_tag = ""  # what the corpus signature adds before the reference count
+
+    @property
+    def signature(self) -> str:
+        """Every setting that changes the number, plus the package version."""
+        return f"{self._base_signature}|version:{__version__}"
+
+    def corpus_signature(self, n_refs: Iterable[int]) -> str:
+        """The signature of a corpus score: adds the number of references per segment."""
+        counts = sorted(set(n_refs))
+        nrefs = str(counts[0]) if len(counts) == 1 else "var"
+        return f"{self._base_signature}{self._corpus_tag}|nrefs:{nrefs}|version:{__version__}"
+
+    def aggregate(self, segments: Sequence[SegmentResult], n_refs: Iterable[int]) -> CorpusResult:
+        """Combine already scored segments into a corpus result."""
+        totals = self.accumulator()
+        for segment, n in zip(segments, n_refs):
+            totals.add(segment, n)
+        return totals.result(tuple(segments))
+
+
+class Meteor(ProfileScorer):
     r"""A METEOR 1.5 scorer; the defaults equal the jar's ``-l en -norm``.
 
     >>> m = Meteor()
@@ -205,19 +232,9 @@ class Meteor:
     # -- scoring -------------------------------------------------------------------------------
 
     @property
-    def signature(self) -> str:
-        """Every setting that changes the number, plus the package version."""
-        return f"{self._base_signature}|version:{__version__}"
-
-    @property
     def modules(self) -> tuple[str, ...]:
         """Module names; an alignment's ``Match.module`` indexes this."""
         return self.params.modules
-
-    def corpus_signature(self, n_refs: Iterable[int]) -> str:
-        counts = sorted(set(n_refs))
-        nrefs = str(counts[0]) if len(counts) == 1 else "var"
-        return f"{self._base_signature}|nrefs:{nrefs}|version:{__version__}"
 
     def sentence_score(self, hypothesis: str, references: References) -> SegmentResult:
         """Score one hypothesis against one reference or a list of references."""
@@ -235,13 +252,6 @@ class Meteor:
             except ValueError as exc:
                 raise ValueError(f"segment {k}: {exc}") from None
         return self.aggregate(segments, [len(r) for _, r in pairs])
-
-    def aggregate(self, segments: Sequence[SegmentResult], n_refs: Iterable[int]) -> CorpusResult:
-        """Combine already scored segments into a corpus result."""
-        totals = self.accumulator()
-        for segment, n in zip(segments, n_refs):
-            totals.add(segment, n)
-        return totals.result(tuple(segments))
 
     def accumulator(self) -> "SummedStatsAccumulator":
         """A running corpus result: segments in one at a time, none kept (for streams)."""

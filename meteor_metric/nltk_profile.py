@@ -24,9 +24,8 @@ import numpy as np
 from nltk.stem.porter import PorterStemmer
 from nltk.tokenize import word_tokenize
 
-from . import __version__
 from .aligner import Match
-from .meteor import CorpusResult, References, SegmentResult, _check_refs, _check_text, check_corpus
+from .meteor import CorpusResult, ProfileScorer, References, SegmentResult, _check_refs, _check_text, check_corpus
 from .nltk_wordnet import NltkWordNet
 from .stats import MeteorStats, StatsTotal
 
@@ -50,7 +49,7 @@ class _Metrics(NamedTuple):
     fragmentation_penalty: float
 
 
-class NltkMeteor:
+class NltkMeteor(ProfileScorer):
     r"""NLTK's METEOR (``nltk.translate.meteor_score.meteor_score``, NLTK 3.10.4) on raw texts.
 
     ``tokenizer`` is ``"word_tokenize"`` (``nltk.tokenize.word_tokenize(text, preserve_line=True)``)
@@ -85,19 +84,9 @@ class NltkMeteor:
     # -- public API ----------------------------------------------------------------------------
 
     @property
-    def signature(self) -> str:
-        """Every setting that changes the number, plus the package version."""
-        return f"{self._base_signature}|version:{__version__}"
-
-    @property
     def modules(self) -> tuple[str, ...]:
         """Stage names; an alignment's ``Match.module`` indexes this."""
         return MODULES
-
-    def corpus_signature(self, n_refs: Iterable[int]) -> str:
-        counts = sorted(set(n_refs))
-        nrefs = str(counts[0]) if len(counts) == 1 else "var"
-        return f"{self._base_signature}|nrefs:{nrefs}|version:{__version__}"
 
     def tokens(self, text: str) -> tuple[str, ...]:
         """The lower-cased tokens NLTK's METEOR sees for a text."""
@@ -126,13 +115,6 @@ class NltkMeteor:
         pairs = list(check_corpus(hypotheses, references))
         segments = [self._segment(self._tokens(h), [self._tokens(r) for r in refs]) for h, refs in pairs]
         return self.aggregate(segments, [len(r) for _, r in pairs])
-
-    def aggregate(self, segments: Sequence[SegmentResult], n_refs: Iterable[int]) -> CorpusResult:
-        """Combine already scored segments: the means of their scores and parts (``np.mean``)."""
-        totals = self.accumulator()
-        for segment, n in zip(segments, n_refs):
-            totals.add(segment, n)
-        return totals.result(tuple(segments))
 
     def accumulator(self) -> "NltkAccumulator":
         """A running corpus result: keeps 5 floats per segment (the means need every value)."""

@@ -38,10 +38,9 @@ from typing import Iterable, Sequence
 
 from nltk.stem.porter import PorterStemmer
 
-from . import __version__
 from .aligner import Match, count_chunks
-from .meteor import (CorpusResult, References, SegmentResult, SummedStatsAccumulator, _check_refs, _check_text,
-                     check_corpus)
+from .meteor import (CorpusResult, ProfileScorer, References, SegmentResult, SummedStatsAccumulator, _check_refs,
+                     _check_text, check_corpus)
 from .normalize import java_lower, normalize_line, tokenize
 from .original_align import Pair, align_stage
 from .scorer import Metrics
@@ -52,11 +51,13 @@ MODULES = ("exact", "stem", "synonym")
 _CACHE_SIZE = 1 << 13
 
 
-class OriginalMeteor:
+class OriginalMeteor(ProfileScorer):
     """METEOR as in Banerjee & Lavie (2005); the module docstring gives the exact definition.
 
     A scorer is safe to share between threads.
     """
+
+    _corpus_tag = "|corpus:summed"
 
     def __init__(self) -> None:
         self._porter = PorterStemmer(mode=PorterStemmer.ORIGINAL_ALGORITHM)
@@ -65,17 +66,6 @@ class OriginalMeteor:
         self._tokens = lru_cache(maxsize=_CACHE_SIZE)(_preprocess)
         self._base_signature = ("meteor-original|banerjee-lavie-2005|mods:ex_st(porter-original)_sy(wn30)"
                                 "|align:max-matches,min-chunks,lexmin|a:10PR/(R+9P)|pen:0.5*frac^3|norm:norm")
-
-    @property
-    def signature(self) -> str:
-        """Every setting that changes the number, plus the package version."""
-        return f"{self._base_signature}|version:{__version__}"
-
-    def corpus_signature(self, n_refs: Iterable[int]) -> str:
-        """The signature of a corpus score: adds the number of references per segment."""
-        counts = sorted(set(n_refs))
-        nrefs = str(counts[0]) if len(counts) == 1 else "var"
-        return f"{self._base_signature}|corpus:summed|nrefs:{nrefs}|version:{__version__}"
 
     def tokens(self, text: str) -> tuple[str, ...]:
         """The tokens the profile aligns (normalised, lowercased)."""
@@ -120,13 +110,6 @@ class OriginalMeteor:
         pairs = list(check_corpus(hypotheses, references))
         segments = [self._segment(h, r) for h, r in pairs]
         return self.aggregate(segments, [len(r) for _, r in pairs])
-
-    def aggregate(self, segments: Sequence[SegmentResult], n_refs: Iterable[int]) -> CorpusResult:
-        """Combine already scored segments: the score of their summed statistics."""
-        totals = self.accumulator()
-        for segment, n in zip(segments, n_refs):
-            totals.add(segment, n)
-        return totals.result(tuple(segments))
 
     def accumulator(self) -> SummedStatsAccumulator:
         """A running corpus result: a plain sum of the statistics (every segment's chunks count)."""

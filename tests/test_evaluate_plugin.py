@@ -17,7 +17,6 @@ import pytest
 
 import meteor_metric
 from meteor_metric.corpus_io import read_lines
-from meteor_metric.paraphrase import ParaphraseTableNotFound
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
@@ -29,11 +28,8 @@ REF2 = read_lines(str(EXAMPLES / "ref2.txt"))
 
 
 @pytest.fixture(scope="module", autouse=True)
-def paraphrase_table():
-    try:
-        meteor_metric.Meteor()
-    except ParaphraseTableNotFound as exc:
-        pytest.skip(f"no English paraphrase table installed: {exc}")
+def paraphrase_table(default_meteor):
+    """Everything here needs the English paraphrase table."""
 
 
 @pytest.fixture()

@@ -16,10 +16,8 @@ import pytest
 
 import meteor_metric
 from conformance import JAVA15, read_jsonl
-from meteor_metric import Meteor
 from meteor_metric.cli import main
 from meteor_metric.nltk_profile import NltkMeteor
-from meteor_metric.paraphrase import ParaphraseTableNotFound
 
 TOLERANCE = 1e-12
 EDGE = {r["id"]: r for r in read_jsonl(JAVA15 / "edge_cases.jsonl.gz")}
@@ -38,11 +36,8 @@ ODD_TEXT_ROWS = ["empty_hyp@en_norm", "empty_ref@en_norm", "empty_both@en_norm",
 
 
 @pytest.fixture(scope="module")
-def meteor():
-    try:
-        return Meteor()
-    except ParaphraseTableNotFound as exc:
-        pytest.skip(f"no English paraphrase table installed: {exc}")
+def meteor(default_meteor):
+    return default_meteor
 
 
 @pytest.fixture()

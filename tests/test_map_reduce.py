@@ -15,10 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from meteor_metric import Meteor, MeteorStats
+from meteor_metric import MeteorStats
 from meteor_metric.corpus_io import read_lines
 from meteor_metric.mapreduce import add_vectors, contribution_vectors, corpus_score_of
-from meteor_metric.paraphrase import ParaphraseTableNotFound
 from meteor_metric.stats import StatsTotal
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -28,11 +27,8 @@ REFS = [list(r) for r in zip(read_lines(str(EXAMPLES / "ref.txt")), read_lines(s
 
 
 @pytest.fixture(scope="module")
-def meteor():
-    try:
-        return Meteor()
-    except ParaphraseTableNotFound as exc:
-        pytest.skip(f"no English paraphrase table installed: {exc}")
+def meteor(default_meteor):
+    return default_meteor
 
 
 def test_contributions_sum_in_any_order_and_grouping(meteor):

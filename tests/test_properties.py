@@ -13,10 +13,9 @@ import math
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from meteor_metric import Meteor, MeteorStats
+from meteor_metric import MeteorStats
 from meteor_metric.nltk_profile import NltkMeteor
 from meteor_metric.normalize import normalize_line, tokenize
-from meteor_metric.paraphrase import ParaphraseTableNotFound
 
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 # any code point (surrogates excluded by st.text), plus the characters the normalizer treats specially
@@ -27,11 +26,8 @@ sentences = st.lists(words, max_size=10).map(" ".join)
 
 
 @pytest.fixture(scope="module")
-def meteor():
-    try:
-        return Meteor()
-    except ParaphraseTableNotFound as exc:
-        pytest.skip(f"no English paraphrase table installed: {exc}")
+def meteor(default_meteor):
+    return default_meteor
 
 
 @FUZZ

@@ -12,9 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import meteor_metric
 from meteor_metric.corpus_io import read_lines
-from meteor_metric.paraphrase import ParaphraseTableNotFound
 from meteor_metric.training import make_compute_metrics, score_dataset, score_texts
 
 transformers = pytest.importorskip("transformers")
@@ -27,11 +25,8 @@ TOLERANCE = 1e-12
 
 
 @pytest.fixture(scope="module", autouse=True)
-def paraphrase_table():
-    try:
-        meteor_metric.Meteor()
-    except ParaphraseTableNotFound as exc:
-        pytest.skip(f"no English paraphrase table installed: {exc}")
+def paraphrase_table(default_meteor):
+    """Everything here needs the English paraphrase table."""
 
 
 HYPS = read_lines(str(EXAMPLES / "hyp.txt"))

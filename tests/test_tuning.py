@@ -13,7 +13,6 @@ import pytest
 from meteor_metric import Meteor, get_scorer
 from meteor_metric.cli import main
 from meteor_metric.correlation import kendall
-from meteor_metric.paraphrase import ParaphraseTableNotFound
 from meteor_metric.presets import SHIPPED_TASKS, PresetError, load_preset, load_shipped, preset_dict
 from meteor_metric.stats import MeteorStats
 from meteor_metric.tuning import Config, fit, make_set, nelder_mead
@@ -26,11 +25,8 @@ DEFAULT = ((1.0, 0.6, 0.8, 0.6), 0.85, 0.2, 0.6, 0.75)
 
 
 @pytest.fixture(scope="module")
-def meteor() -> Meteor:
-    try:
-        return Meteor()
-    except ParaphraseTableNotFound as exc:
-        pytest.skip(f"no English paraphrase table installed: {exc}")
+def meteor(default_meteor) -> Meteor:
+    return default_meteor
 
 
 def _lines(name: str) -> list[str]:
