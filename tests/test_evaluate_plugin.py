@@ -7,6 +7,7 @@ examples/jar-scores.json by benchmarks/jar.py.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -16,6 +17,7 @@ import evaluate
 import pytest
 
 import meteor_metric
+from meteor_metric.paraphrase import default_cache_dir
 from meteor_metric.corpus_io import read_lines
 
 REPO = Path(__file__).resolve().parents[1]
@@ -132,10 +134,19 @@ def test_two_process_distributed_run_equals_one_process(tmp_path, profile):
     script.write_text(DISTRIBUTED)
     cmd = [sys.executable, str(script), "", str(tmp_path / "cache"), profile,
            str(EXAMPLES / "hyp.txt"), str(EXAMPLES / "ref.txt")]
+    # offline, an empty HOME and no nltk_data, like test_evaluate_offline.py; the compiled paraphrase
+    # index is taken from this session's cache (that test builds one from nothing)
+    home, nltk_data = tmp_path / "home", tmp_path / "nltk_data"
+    home.mkdir()
+    nltk_data.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HF_", "XDG_", "NLTK_")) and k != "HOME"}
+    env.update(HOME=str(home), HF_EVALUATE_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1",
+               NLTK_DATA=str(nltk_data), METEOR_METRIC_CACHE=str(default_cache_dir()))
     procs = []
     for rank in (0, 1):
         cmd[2] = str(rank)
-        procs.append(subprocess.Popen(list(cmd), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+        procs.append(subprocess.Popen(list(cmd), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                      env=env, cwd=tmp_path))
     outs = [p.communicate(timeout=600) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], outs[0][1][-3000:] + outs[1][1][-3000:]
     assert outs[1][0].strip() == "null"  # only rank 0 returns the result
