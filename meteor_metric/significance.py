@@ -132,16 +132,38 @@ class MeanModel:
         return sums[:, 0] / n
 
 
+class OriginalModel:
+    """``original``: plain sums of lengths, matches and chunks, scored with the 2005 formula
+    (:meth:`OriginalMeteor.score_stats`, in its operation order)."""
+
+    def rows(self, segments: Sequence[SegmentResult]) -> np.ndarray:
+        return np.array([(s.stats.test_length, s.stats.ref_length, s.stats.test_total_matches, s.stats.chunks)
+                         for s in segments], dtype=np.float64).reshape(len(segments), 4)
+
+    def scores(self, sums: np.ndarray, n: int) -> np.ndarray:
+        t_len, r_len, matches, chunks = sums[:, 0], sums[:, 1], sums[:, 2], sums[:, 3]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p = matches / t_len
+            r = matches / r_len
+            fmean = 10 * p * r / (r + 9 * p)
+            penalty = 0.5 * np.power(chunks / matches, 3)
+            score = fmean * (1 - penalty)
+        return np.where(matches > 0, score, 0.0)
+
+
 def sample_model(scorer: Scorer) -> SampleModel:
     """The vectorized system scoring of a profile's scorer."""
     if isinstance(scorer, Meteor):
         return StatsModel(scorer)
     from .nltk_profile import NltkMeteor
+    from .original import OriginalMeteor
 
     if isinstance(scorer, NltkMeteor):
         return MeanModel()
+    if isinstance(scorer, OriginalMeteor):
+        return OriginalModel()
     raise TypeError(f"no significance test for {type(scorer).__name__}: "
-                    "supported are the meteor-1.5 and nltk profiles")
+                    "supported are the meteor-1.5, nltk and original profiles")
 
 
 # -- the tests -----------------------------------------------------------------------------------

@@ -141,6 +141,24 @@ def test_nltk_profile_samples_are_means_of_segment_scores():
     assert "|test:paired-bs|n:50|seed:12345" in result.signature and result.signature.startswith("meteor-nltk|")
 
 
+def test_original_profile_samples_equal_its_summed_statistics():
+    """The 2005 formula on summed statistics (no perfect-segment rule), sampled and scored both ways."""
+    original = get_scorer("original")
+    hyps, refs, refs2 = _lines("hyp.txt"), _lines("ref.txt"), _lines("ref2.txt")
+    mt = [original.sentence_score(h, r) for h, r in zip(hyps, refs)]
+    human = [original.sentence_score(h, r) for h, r in zip(refs2, refs)]
+    model = sample_model(original)
+    rng = np.random.default_rng(5)
+    counts = np.array([np.bincount(rng.integers(len(mt), size=size), minlength=len(mt)) for size in (1, 7, 100)],
+                      dtype=np.float64)
+    for c, value in zip(counts, model.scores(counts @ model.rows(mt), len(mt))):
+        chosen = [s for s, times in zip(mt, c) for _ in range(int(times))]
+        assert abs(value - original.aggregate(chosen, [1] * len(chosen)).score) <= TOLERANCE
+    result = paired_bootstrap({"mt": mt, "same": mt, "human": human}, "mt", original, 200)
+    assert result.systems["same"].p_value == 1.0
+    assert result.signature.startswith("meteor-original|")
+
+
 # -- p-values ------------------------------------------------------------------------------------
 
 
