@@ -29,6 +29,8 @@ import numpy as np
 
 from .meteor import Meteor, SegmentResult
 from .profiles import Scorer
+from .stats import STATS_LINE_FIELDS
+from .vectorized import pair_scores
 
 TESTS = {"bs": "paired-bs", "ar": "paired-ar"}
 _CHUNK_ELEMENTS = 1 << 22  # samples are summed in blocks of about this many (sample, segment) cells
@@ -70,7 +72,7 @@ class SampleModel(Protocol):
 
 
 class StatsModel:
-    """``meteor-1.5``: summed statistics scored with the jar's formula."""
+    """``meteor-1.5``: summed statistics scored with the jar's formula (:func:`vectorized.pair_scores`)."""
 
     def __init__(self, scorer: Meteor):
         p = scorer.params
@@ -79,47 +81,18 @@ class StatsModel:
         self.alpha, self.beta, self.gamma, self.delta = p.alpha, p.beta, p.gamma, p.delta
 
     def rows(self, segments: Sequence[SegmentResult]) -> np.ndarray:
-        """Per segment: lengths, function words, 4 × per-module matches, chunks (0 if perfect),
-        word matches."""
+        """Per segment: its corpus contribution, as the jar's 23 stats numbers."""
         out = []
         for s in segments:
-            st = s.stats
-            if len(st.test_content_matches) != self.n_modules:
-                raise ValueError(f"statistics have {len(st.test_content_matches)} module slots, "
+            if len(s.stats.test_content_matches) != self.n_modules:
+                raise ValueError(f"statistics have {len(s.stats.test_content_matches)} module slots, "
                                  f"this configuration has {self.n_modules} modules")
-            out.append((st.test_length, st.ref_length, st.test_function_words, st.ref_function_words,
-                        *st.test_content_matches, *st.ref_content_matches, *st.test_function_matches,
-                        *st.ref_function_matches, 0 if st.is_perfect else st.chunks,
-                        st.test_word_matches, st.ref_word_matches))
-        return np.array(out, dtype=np.float64).reshape(len(out), 7 + 4 * self.n_modules)
+            out.append(s.stats.corpus_contribution().to_list())
+        return np.array(out, dtype=np.float64).reshape(len(out), STATS_LINE_FIELDS)
 
     def scores(self, sums: np.ndarray, n: int) -> np.ndarray:
         """The jar's ``computeMetrics`` on each row of ``sums``, in its operation order."""
-        k, delta, w = self.n_modules, self.delta, self.weights
-        t_len, r_len, t_fw, r_fw = sums[:, 0], sums[:, 1], sums[:, 2], sums[:, 3]
-        tc, rc, tf, rf = (sums[:, 4 + j * k: 4 + (j + 1) * k] for j in range(4))
-        chunks, t_words, r_words = sums[:, -3], sums[:, -2], sums[:, -1]
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            t_wl = (delta * (t_len - t_fw)) + ((1.0 - delta) * t_fw)
-            r_wl = (delta * (r_len - r_fw)) + ((1.0 - delta) * r_fw)
-            t_wm = np.zeros(len(sums))
-            r_wm = np.zeros(len(sums))
-            for i in range(k):
-                t_wm = t_wm + tc[:, i] * w[i] * delta
-            for i in range(k):
-                r_wm = r_wm + rc[:, i] * w[i] * delta
-            for i in range(k):
-                t_wm = t_wm + tf[:, i] * w[i] * (1.0 - delta)
-            for i in range(k):
-                r_wm = r_wm + rf[:, i] * w[i] * (1.0 - delta)
-            precision = t_wm / t_wl
-            recall = r_wm / r_wl
-            fmean = 1.0 / ((1.0 - self.alpha) / precision + self.alpha / recall)
-            perfect = ((tc.sum(1) + tf.sum(1) == t_len) & (rc.sum(1) + rf.sum(1) == r_len) & (chunks == 1))
-            frag = np.where(perfect, 0.0, chunks / ((t_words + r_words) / 2))
-            penalty = self.gamma * np.power(frag, self.beta)
-            score = fmean * (1.0 - penalty)
-        return np.where(score > 0.0, score, 0.0)  # NaN and negatives become 0, like the jar
+        return pair_scores(sums, self.weights, self.alpha, self.beta, self.gamma, self.delta)
 
 
 class MeanModel:
