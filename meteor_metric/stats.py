@@ -129,15 +129,16 @@ class StatsTotal:
         self._slots: list[list[int]] = [[], [], [], []]  # tc rc tf rf
 
     def add(self, s: MeteorStats) -> None:
-        """Add one segment; a perfect segment's chunks are not added."""
+        """Add one segment; a perfect segment's chunks are not added (unless told otherwise)."""
+        if self.exclude_perfect_chunks:
+            s = s.corpus_contribution()
         self.count += 1
         v = self._scalars
         v[0] += s.test_length
         v[1] += s.ref_length
         v[2] += s.test_function_words
         v[3] += s.ref_function_words
-        if not (self.exclude_perfect_chunks and s.is_perfect):
-            v[4] += s.chunks
+        v[4] += s.chunks
         v[5] += s.test_word_matches
         v[6] += s.ref_word_matches
         for slot, values in zip(self._slots, (s.test_content_matches, s.ref_content_matches,
