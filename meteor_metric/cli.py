@@ -18,9 +18,9 @@ from tqdm import tqdm
 
 from . import __version__, compare
 from .alignment_view import alignment_text, chunk_ids
-from .corpus_io import FORMATS, CorpusFormatError, count_lines, iter_lines, iter_pairs
+from .corpus_io import FORMATS, CorpusFormatError, iter_lines, iter_pairs
 from .javafmt import java_double_str
-from .meteor import MAX_SEGMENT_TOKENS, CorpusResult, Meteor, SegmentResult, check_corpus
+from .meteor import MAX_SEGMENT_TOKENS, CorpusResult, Meteor, SegmentResult
 from .params import LANGUAGE_NAMES, TASKS, normalization_mode, resolve_params
 from .profiles import DEFAULT_PROFILE, PROFILES, Scorer, get_scorer
 from . import tune_cli
@@ -243,19 +243,14 @@ class CorpusInput:
         self.n_segments = self._check()
 
     def _check(self) -> int:
-        """Count and validate every line, so errors come before any output."""
+        """Read and parse every line once (encoding, format, line counts), so errors come before any output."""
         try:
-            counts = [count_lines(self.hyp_path)] + [count_lines(p) for p in self.ref_paths]
-            for path, n in zip(self.ref_paths, counts[1:]):
-                if n != counts[0]:
-                    raise InputError(f"line counts differ: {self.hyp_name} has {counts[0]} lines, {path} has {n}")
-            for k, (hyp, refs) in enumerate(self.pairs()):
-                _check_segment(hyp, refs, k)
+            n = sum(1 for _ in self.pairs())
         except CorpusFormatError as exc:
             raise InputError(str(exc).replace(self.hyp_path, self.hyp_name)) from None
-        if counts[0] == 0:
+        if n == 0:
             raise InputError(f"{self.hyp_name} is empty: nothing to score")
-        return counts[0]
+        return n
 
     def pairs(self) -> Iterator[tuple[str, list[str]]]:
         return iter_pairs(iter_lines(self.hyp_path), [iter_lines(p) for p in self.ref_paths], self.fmt,
@@ -264,14 +259,6 @@ class CorpusInput:
     def close(self) -> None:
         if self._spool is not None:
             os.unlink(self._spool.name)
-
-
-def _check_segment(hyp: str, refs: list[str], k: int) -> None:
-    try:
-        for _ in check_corpus([hyp], [refs]):
-            pass
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"segment {k + 1}: {exc}") from None
 
 
 # -- scoring -------------------------------------------------------------------------------------

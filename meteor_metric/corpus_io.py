@@ -79,11 +79,6 @@ def read_lines(path: str) -> list[str]:
     return list(iter_lines(path))
 
 
-def count_lines(path: str) -> int:
-    """How many lines a file has (checking that it is UTF-8)."""
-    return sum(1 for _ in iter_lines(path))
-
-
 def iter_pairs(hyp_lines: Iterable[str], ref_line_sets: Sequence[Iterable[str]], fmt: str = "text",
                hyp_name: str = "hypotheses", ref_names: Optional[Sequence[str]] = None) -> Iterator[Pair]:
     """(hypothesis, references) per segment from line streams; line counts must agree."""
@@ -94,18 +89,20 @@ def iter_pairs(hyp_lines: Iterable[str], ref_line_sets: Sequence[Iterable[str]],
     if fmt == "text" and not ref_line_sets:
         raise CorpusFormatError("plain text needs at least one reference file")
     names = list(ref_names or [f"references #{k + 1}" for k in range(len(ref_line_sets))])
+    streams = [iter(hyp_lines), *(iter(lines) for lines in ref_line_sets)]
     missing = object()
-    for k, row in enumerate(zip_longest(hyp_lines, *ref_line_sets, fillvalue=missing), 1):
+    for k, row in enumerate(zip_longest(*streams, fillvalue=missing), 1):
         if any(x is missing for x in row):
-            raise CorpusFormatError(_count_message(k, row, missing, hyp_name, names))
+            raise CorpusFormatError(_count_message(k, row, streams, missing, [hyp_name, *names]))
         yield _pair(row[0], row[1:], fmt, k, hyp_name, names)
 
 
-def _count_message(k: int, row: tuple, missing: object, hyp_name: str, names: Sequence[str]) -> str:
-    ended = [name for name, x in zip([hyp_name, *names], row) if x is missing]
-    going = [name for name, x in zip([hyp_name, *names], row) if x is not missing]
-    return (f"line counts differ: {', '.join(ended)} {'has' if len(ended) == 1 else 'have'} {k - 1} lines, "
-            f"{', '.join(going)} {'has' if len(going) == 1 else 'have'} more")
+def _count_message(k: int, row: tuple, streams: Sequence[Iterator[str]], missing: object,
+                   names: Sequence[str]) -> str:
+    """Which files differ from the first, with their line counts (the longer ones read to the end)."""
+    counts = [k - 1 if x is missing else k + sum(1 for _ in stream) for x, stream in zip(row, streams)]
+    differing = ", ".join(f"{name} has {n}" for name, n in zip(names[1:], counts[1:]) if n != counts[0])
+    return f"line counts differ: {names[0]} has {counts[0]} lines, {differing}"
 
 
 def _pair(hyp_line: str, ref_lines: Sequence[str], fmt: str, k: int, hyp_name: str,

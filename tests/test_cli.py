@@ -50,6 +50,14 @@ def test_line_count_mismatch_names_files(tmp_path, capsys):
     assert f"{hyp} has 3 lines, {ref} has 2" in err
 
 
+def test_line_count_mismatch_counts_the_longer_files_to_the_end(tmp_path, capsys):
+    hyp = _write(tmp_path, "h.txt", ["a", "b"])
+    r1 = _write(tmp_path, "r1.txt", ["a", "b"])
+    r2 = _write(tmp_path, "r2.txt", ["a", "b", "c", "d"])
+    assert main(["score", "--hyp", hyp, "--ref", r1, "--ref", r2, *FLAGS]) == 2
+    assert f"line counts differ: {hyp} has 2 lines, {r2} has 4\n" in capsys.readouterr().err
+
+
 def test_invalid_utf8_names_file_and_line(tmp_path, capsys):
     hyp = tmp_path / "h.txt"
     hyp.write_bytes(b"fine\nbad \xff byte\n")
