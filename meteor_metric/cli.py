@@ -410,8 +410,10 @@ def run_align(args, out: TextIO) -> None:
         modules = scorer.modules
         records = []
         for k, (hyp, refs) in enumerate(corpus.pairs()):
-            if k not in wanted:
+            if k < wanted.start:
                 continue
+            if k >= wanted.stop:
+                break
             try:
                 s = scorer.sentence_score(hyp, refs)
             except ValueError as exc:

@@ -16,7 +16,7 @@ from typing import Iterable, Iterator, Optional, Sequence
 
 from .profiles import get_scorer
 from .scorer import Metrics
-from .stats import MAX_MODULES, MeteorStats
+from .stats import MeteorStats
 
 
 def contribution_vectors(pairs: Iterable[tuple[str, Sequence[str]]], language: str = "en",
@@ -36,5 +36,5 @@ def corpus_score_of(total: Sequence[int], language: str = "en", task: Optional[s
                     normalization: Optional[str] = None) -> Metrics:
     """Finish: the corpus metrics of summed contribution vectors, for the same configuration."""
     scorer = get_scorer("meteor-1.5", language, task, normalization)
-    stats = MeteorStats.from_list(total, n_modules=min(len(scorer.modules), MAX_MODULES))
+    stats = MeteorStats.from_list(total, n_modules=len(scorer.modules))
     return scorer.score_stats(stats)
