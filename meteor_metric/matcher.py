@@ -29,13 +29,13 @@ class _RefIndex(NamedTuple):
     memo: dict[str, int]
 
 
-def cached_map(tokens: Sequence[str], cache: dict, compute: Callable):
-    """``[compute(t) for t in tokens]`` through a bounded per-token cache."""
+def cached_map(tokens: Sequence[str], cache: dict, compute: Callable, limit: int = _CACHE_LIMIT):
+    """``[compute(t) for t in tokens]`` through a per-token cache of at most ``limit`` entries."""
     values = []
     for t in tokens:
         v = cache.get(t)
         if v is None:
-            if len(cache) >= _CACHE_LIMIT:
+            if len(cache) >= limit:
                 cache.clear()
             v = cache[t] = compute(t)
         values.append(v)

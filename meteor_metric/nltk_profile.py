@@ -25,6 +25,7 @@ from nltk.stem.porter import PorterStemmer
 from nltk.tokenize import word_tokenize
 
 from .aligner import Match
+from .matcher import cached_map
 from .meteor import CorpusResult, ProfileScorer, References, SegmentResult, _check_refs, _check_text, check_corpus
 from .nltk_wordnet import NltkWordNet
 from .stats import MeteorStats, StatsTotal
@@ -125,14 +126,10 @@ class NltkMeteor(ProfileScorer):
     def _tokens_uncached(self, text: str) -> tuple[str, ...]:
         return tuple(t.lower() for t in self._split(text))
 
-    def _stem(self, word: str) -> str:
-        stem = self._stems.get(word)
-        if stem is None:
-            stem = self._stem_word(word)
-            if len(self._stems) >= _STEM_CACHE_LIMIT:
-                self._stems.clear()
-            self._stems[word] = stem
-        return stem
+    def _stem_all(self, left: list[tuple[int, str]]) -> list[tuple[int, str]]:
+        """(index, Porter stem) for (index, word) pairs, through the bounded stem cache."""
+        stems = cached_map([w for _, w in left], self._stems, self._stem_word, _STEM_CACHE_LIMIT)
+        return [(i, stem) for (i, _), stem in zip(left, stems)]
 
     def _synonyms(self, word: str) -> frozenset[str]:
         wordnet = self._wordnet
@@ -164,9 +161,7 @@ class NltkMeteor(ProfileScorer):
         pairs: Pairs = []
         hyp_left, ref_left = _greedy(list(enumerate(hyp)), list(enumerate(ref)), EXACT, pairs)
         if hyp_left and ref_left:
-            stem = self._stem
-            hyp_left, ref_left = _greedy([(i, stem(w)) for i, w in hyp_left],
-                                         [(j, stem(w)) for j, w in ref_left], STEM, pairs)
+            hyp_left, ref_left = _greedy(self._stem_all(hyp_left), self._stem_all(ref_left), STEM, pairs)
             if hyp_left and ref_left:
                 self._synonym_stage(hyp_left, ref_left, pairs)
         pairs.sort()
