@@ -138,9 +138,7 @@ class MeteorMetric(evaluate.Metric):
 
     def add(self, *, prediction=None, reference=None, **kwargs) -> None:
         """Add one prediction and its reference (a string or a list of strings).\n"""
-        if isinstance(reference, tuple):
-            reference = list(reference)
-        reference = [reference] if isinstance(reference, str) else reference
+        reference = _as_reference_lists([reference])[0]
         _check_batch([prediction], [reference])
         super().add(prediction=prediction, reference=reference, **kwargs)
 
