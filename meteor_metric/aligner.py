@@ -84,10 +84,10 @@ def align(n_hyp: int, candidates: Sequence[Sequence[Match]], exact_type: Sequenc
     if not ambiguous:  # a single path that takes every fixed match
         return [m for m in fixed if m is not None]
     chosen = list(fixed)
-    node = _search(candidates, exact_type, fixed, ref_cover, beam_size)
-    while node is not None:
-        m, node = node
-        chosen[m.ref_start] = m
+    path = _search(candidates, exact_type, fixed, ref_cover, beam_size)
+    while path[4] is not None:  # the path's last chosen match, then the path it was chosen on
+        chosen[path[4].ref_start] = path[4]
+        path = path[5]
     return [m for m in chosen if m is not None]
 
 
@@ -110,15 +110,16 @@ def _steps(cands: Sequence[Match], exact_type: Sequence[bool], chunk_radix: int)
 
 def _search(candidates: Sequence[Sequence[Match]], exact_type: Sequence[bool], fixed: list[Optional[Match]],
             ref_cover: list[int], beam_size: int):
-    """Run the jar's beam search; returns the best path's non-fixed matches as a linked list.
+    """Run the jar's beam search; returns the best path.
 
-    A path is ``(key, last, used_hyp, ref_end, chosen)``: ``key`` packs the
+    A path is ``(key, last, used_hyp, ref_end, match, parent)``: ``key`` packs the
     jar's ordering (more aligner matches, then fewer chunks, then less distance)
     into one integer, so a stable sort on it ranks paths exactly like the jar's
     comparator; ``last`` is the hypothesis end of the open chunk (-1: none);
     ``used_hyp`` a bitmask of used hypothesis words; ``ref_end`` the reference end
     of the path's last chosen match (the path passes positions before it);
-    ``chosen`` a linked list of the matches picked so far. Keys may omit a term
+    ``match`` the last match the path chose (``None``: none yet) and ``parent`` the path it
+    chose it on (which holds the earlier choices the same way). Keys may omit a term
     that every path of the beam gets at the same step: only their order matters.
 
     The jar's used reference words are not kept: a candidate's reference words can
@@ -138,7 +139,7 @@ def _search(candidates: Sequence[Sequence[Match]], exact_type: Sequence[bool], f
             used_hyp |= _span_mask(m.hyp_start, m.hyp_len)
             inside[m.ref_start + 1:m.ref_start + m.ref_len] = [True] * (m.ref_len - 1)
     last_after = _settled_last(fixed, ref_cover, inside)
-    paths = [(0, -1, used_hyp, 0, None)]
+    paths = [(0, -1, used_hyp, 0, None, None)]
     settled = False
     for cur in range(n_ref):
         if inside[cur]:
@@ -160,7 +161,7 @@ def _search(candidates: Sequence[Sequence[Match]], exact_type: Sequence[bool], f
     del paths[beam_size:]
     # closing the last chunk: +1 on every path with an open chunk, then the final ranking
     best = min(((p[0] + (dist_radix if p[1] != -1 else 0), rank) for rank, p in enumerate(paths)))
-    return paths[best[1]][4]
+    return paths[best[1]]
 
 
 def _settled_last(fixed: Sequence[Optional[Match]], ref_cover: Sequence[int],
@@ -190,8 +191,8 @@ def _settle(paths: list[tuple], hyp_start: int, last: int, dist_radix: int) -> l
     every path with the same ``last``; each further position of the run then adds the same amount to
     every key (dropped: it leaves the order unchanged) and only moves ``last``, to ``last`` in the end.
     """
-    return [(key + dist_radix if end != -1 and end != hyp_start else key, last, uh, ref_end, chosen)
-            for key, end, uh, ref_end, chosen in paths]
+    return [(key + dist_radix if end != -1 and end != hyp_start else key, last, uh, ref_end, match, parent)
+            for key, end, uh, ref_end, match, parent in paths]
 
 
 def _branch(paths: list[tuple], step: list[tuple], cur: int, dist_radix: int, bound: int,
@@ -220,7 +221,7 @@ def _branch(paths: list[tuple], step: list[tuple], cur: int, dist_radix: int, bo
     cut = beam_size
     by_signature: dict[tuple[int, int], tuple[list[tuple], int]] = {}
     for path in paths:
-        key, last, uh, ref_end, chosen = path
+        key, last, uh, ref_end, match, parent = path
         limit = bound - key
         if floor >= limit:
             break
@@ -234,9 +235,9 @@ def _branch(paths: list[tuple], step: list[tuple], cur: int, dist_radix: int, bo
         branches, skip = moves
         for delta, hyp_end, hm, m_ref_end, m in branches:
             if delta < limit:
-                append((key + delta, hyp_end, uh | hm, m_ref_end, (m, chosen)))
+                append((key + delta, hyp_end, uh | hm, m_ref_end, m, path))
         if skip < limit:
-            append((key + skip, -1, uh, ref_end, chosen))
+            append((key + skip, -1, uh, ref_end, match, parent))
         if len(next_paths) >= cut:
             next_paths.sort(key=_sort_key)
             del next_paths[beam_size:]
