@@ -1,0 +1,61 @@
+"""align_batch runs many segments' beam searches in lock-step; each result must equal aligner.align's."""
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from meteor_metric.aligner import Match, align
+from meteor_metric.batch_aligner import align_batch
+from tests.test_aligner import _candidate_sets
+
+EXACT = [True, False, False, False]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_candidate_sets(), min_size=1, max_size=8), st.integers(1, 6))
+def test_batch_equals_align(cases, beam):
+    # several problems share each step; small beams make the cut to beam_size decide often
+    problems = [(n_hyp, candidates, EXACT) for n_hyp, candidates in cases]
+    assert align_batch(problems, beam) == [align(*p, beam) for p in problems]
+
+
+def test_empty_batch_and_empty_candidates():
+    assert align_batch([], 40) == []
+    assert align_batch([(3, [], EXACT), (2, [[], []], EXACT)], 40) == [[], []]
+
+
+def test_single_problem():
+    cands = [[Match(0, 1, 0, 1, 0), Match(0, 1, 1, 1, 0)], [Match(1, 1, 0, 1, 0), Match(1, 1, 1, 1, 0)]]
+    assert align_batch([(2, cands, EXACT)], 40) == [[Match(0, 1, 0, 1, 0), Match(1, 1, 1, 1, 0)]]
+
+
+def test_problems_without_choice_next_to_searched_ones():
+    fixed_only = [[Match(0, 1, 1, 1, 0)], [], [Match(2, 1, 0, 1, 0)]]
+    searched = [[Match(0, 1, 0, 1, 0), Match(0, 1, 1, 1, 0)], [Match(1, 1, 0, 1, 0)]]
+    problems = [(2, fixed_only, EXACT), (2, searched, EXACT), (2, fixed_only, EXACT)]
+    assert align_batch(problems, 3) == [align(*p, 3) for p in problems]
+
+
+@pytest.mark.parametrize("beam", [1, 2, 40])
+def test_spans_across_64_bit_words(beam):
+    # paraphrase-like spans starting at hypothesis words 60..66 end in the next 64-bit word
+    n_hyp = 140
+    problems = []
+    for offset in range(6):
+        cands = [[] for _ in range(12)]
+        for j in range(12):
+            hyp = 58 + offset + j
+            cands[j].append(Match(j, 1, hyp, 1, 0))
+            if j + 2 <= 12:
+                cands[j].append(Match(j, 2, hyp, 3, 3))
+                cands[j].append(Match(j, 1, 127 - j, 4, 3))
+            cands[j].append(Match(j, 1, 64 + j % 3, 1, 0))
+        problems.append((n_hyp, cands, EXACT))
+    problems.append((70, [[Match(0, 1, 0, 1, 0), Match(0, 1, 63, 2, 3)], [Match(1, 1, 64, 1, 0)]], EXACT))
+    assert align_batch(problems, beam) == [align(*p, beam) for p in problems]
+
+
+def test_bad_beam_size():
+    with pytest.raises(ValueError):
+        align_batch([], 0)
+    with pytest.raises(TypeError):
+        align_batch([], 2.0)
