@@ -30,7 +30,7 @@ from .aligner import Match, align, fixed_matches, fixed_state, settled_last
 _WORD = 64
 _ALL = 2**64 - 1
 _MAX_KEY = 2**62  # packed keys (and one step's sums) stay below 2**63
-_MAX_SEGMENTS = 1024  # segments per lock-step run: bounds the memory of one step's successors
+_MAX_SEGMENTS = 512  # segments per lock-step run: bounds the memory of one step's successors
 
 
 def align_batch(problems: Sequence[tuple[int, Sequence[Sequence[Match]], Sequence[bool]]],
@@ -178,7 +178,7 @@ def _search_batch(segments: list[_Segment], n_words: int, beam_size: int) -> lis
                         span >> np.minimum(np.uint64(_WORD) - bit, np.uint64(63)), np.uint64(0))
 
     # one path per segment: nothing chosen, the fixed matches' words used
-    width = n_words + 1  # a spare word for spans ending in the last one
+    width = n_words + (n_words > 1)  # a spare word for spans ending in the last one (none with one word)
     seg = np.arange(n_seg, dtype=np.int64)
     key = np.zeros(n_seg, dtype=np.int64)
     last = np.full(n_seg, -1, dtype=np.int64)
@@ -253,8 +253,7 @@ def _search_batch(segments: list[_Segment], n_words: int, beam_size: int) -> lis
         key = new_key[sel]
         last = np.where(move == identity, last[p], t_hyp_end[move])
         ref_end = np.where(branch, t_ref_end[move], ref_end[p])
-        rows = (p[:, None] * width + np.arange(width)).ravel()
-        used = used[rows]
+        used = used.reshape(-1, width)[p].ravel()
         m = move[branch]
         cell = np.flatnonzero(branch) * width + t_word[m]
         used[cell] |= t_lo[m]
