@@ -59,3 +59,15 @@ def test_bad_beam_size():
         align_batch([], 0)
     with pytest.raises(TypeError):
         align_batch([], 2.0)
+
+
+def test_problems_outside_the_packed_search_fall_back_to_align(monkeypatch):
+    # a candidate spanning 65 hypothesis words does not fit a 64-bit mask word
+    wide = [[Match(0, 1, 0, 65, 3), Match(0, 1, 0, 1, 0)], [Match(1, 1, 1, 1, 0), Match(1, 1, 70, 1, 0)]]
+    small = [[Match(0, 1, 0, 1, 0), Match(0, 1, 1, 1, 0)], [Match(1, 1, 0, 1, 0), Match(1, 1, 1, 1, 0)]]
+    problems = [(130, wide, EXACT), (130, small, EXACT)]
+    assert align_batch(problems, 2) == [align(*p, 2) for p in problems]
+    # keys that could overflow 64 bits (here: any key, with the limit lowered)
+    monkeypatch.setattr("meteor_metric.batch_aligner._MAX_KEY", 1)
+    problems = [(2, small, EXACT), (2, small, EXACT)]
+    assert align_batch(problems, 1) == [align(*p, 1) for p in problems]
