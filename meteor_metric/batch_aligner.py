@@ -213,11 +213,11 @@ def _search_batch(segments: list[_Segment], n_words: int, beam_size: int) -> lis
         n_rows = len(key)
         parent = np.repeat(np.arange(n_rows), n_slot)
         move = np.arange(len(parent)) + np.repeat(np.where(expand, ev_first[row_ev], identity) - slot_first, n_slot)
-        word = t_word[move]
-        cell = parent * width + word
-        usable = (used[cell] & t_lo[move]) == 0
-        if n_words > 1:
-            usable &= (used[cell + 1] & t_hi[move]) == 0
+        if n_words == 1:  # one word per path: every move's mask is in word 0
+            usable = (used[parent] & t_lo[move]) == 0
+        else:
+            cell = parent * width + t_word[move]
+            usable = ((used[cell] & t_lo[move]) | (used[cell + 1] & t_hi[move])) == 0
         if not usable.all():
             parent = parent[usable]
             move = move[usable]
@@ -255,9 +255,12 @@ def _search_batch(segments: list[_Segment], n_words: int, beam_size: int) -> lis
         ref_end = np.where(branch, t_ref_end[move], ref_end[p])
         used = used.reshape(-1, width)[p].ravel()
         m = move[branch]
-        cell = np.flatnonzero(branch) * width + t_word[m]
-        used[cell] |= t_lo[m]
-        if n_words > 1:
+        cell = np.flatnonzero(branch) * width
+        if n_words == 1:
+            used[cell] |= t_lo[m]
+        else:
+            cell += t_word[m]
+            used[cell] |= t_lo[m]
             used[cell + 1] |= t_hi[m]
         hist = hist[p]
         hist_parent.append(hist[branch])
