@@ -2,30 +2,32 @@
 
 Each segment's search is a fixed sequence of *events*, the same one :func:`aligner._search` walks:
 a *branch* at each reference position with a choice, and a *settle* at the first position of each run
-of positions without choice (a fixed match or no candidate). Every event ends with the jar's stable
-sort and cut to ``beam_size``. Here the segments run in lock-step: step ``t`` applies every segment's
-``t``-th event to the flat arrays holding all paths of all segments, so the Python work per step is
-shared by thousands of segments.
+of positions without choice (a fixed match or no candidate; positions inside a fixed match are passed).
+Every event ends with the jar's stable sort and cut to ``beam_size``. Here the segments run in
+lock-step: step ``t`` applies every segment's ``t``-th event to flat arrays holding all paths of all
+segments, so the Python work per step is shared by hundreds of segments. The preparation (coverage,
+fixed matches, events) is done for all problems at once with the same arrays, following
+:func:`aligner.fixed_matches`, :func:`aligner.fixed_state` and :func:`aligner.settled_last`.
 
 A path is a row: segment, key, ``last`` (hypothesis end of the open chunk, -1: none), used hypothesis
 words (``K`` 64-bit words), ``ref_end`` (reference end of its last chosen match) and a pointer into the
 history of chosen matches. A successor is its parent row plus a row of a move table: each branch event's
 candidates followed by a pseudo-candidate for the skip, and one identity move for a path that passes the
-position or settles. The key packs the jar's order like :func:`aligner._search` does (more
-aligner matches, then fewer chunks, then less distance), with each segment's own radices. Rows are
-kept grouped by segment in the jar's path order, and successors are generated in the jar's order
-(path by path, its usable candidates in candidate order, then its skip), so a stable sort on
-(segment, key) ranks them exactly like the jar's stable sort of each segment's successors.
+position or settles. The key packs the jar's order like :func:`aligner._search` does (more aligner
+matches, then fewer chunks, then less distance), with each segment's own radices. Rows are kept grouped
+by segment in the jar's path order, and successors are generated in the jar's order (path by path, its
+usable candidates in candidate order, then its skip), so a stable sort on (segment, key) ranks them
+exactly like the jar's stable sort of each segment's successors.
 """
 
 from __future__ import annotations
 
 from itertools import chain
-from typing import Optional, Sequence
+from typing import Sequence
 
 import numpy as np
 
-from .aligner import Match, align, fixed_matches, fixed_state, settled_last
+from .aligner import Match, align
 
 _WORD = 64
 _ALL = 2**64 - 1
@@ -37,145 +39,207 @@ def align_batch(problems: Sequence[tuple[int, Sequence[Sequence[Match]], Sequenc
                 beam_size: int) -> list[list[Match]]:
     """``[align(n_hyp, candidates, exact_type, beam_size) for ...]``, with the searches run together.
 
-    Problems without a choice are answered like :func:`aligner.align` does (the fixed matches).
-    Problems whose packed keys could overflow 64 bits, or with a candidate spanning more than 64
-    hypothesis words, run through :func:`aligner.align` itself.
+    ``candidates[j]`` holds the matches starting at reference word ``j`` (as
+    :func:`aligner.find_candidates` builds them). Problems without a choice get their fixed matches,
+    like :func:`aligner.align`. Problems whose packed keys could overflow 64 bits, or with a candidate
+    spanning more than 64 hypothesis words at a position with a choice, run through
+    :func:`aligner.align` itself.
     """
     if isinstance(beam_size, bool) or not isinstance(beam_size, (int, np.integer)):
         raise TypeError(f"beam_size must be an int, not {type(beam_size).__name__}")
     if beam_size < 1:
         raise ValueError(f"beam_size must be at least 1, got {beam_size}")
-    results: list[Optional[list[Match]]] = [None] * len(problems)
-    by_words: dict[int, list[tuple[int, _Segment]]] = {}
     for i, problem in enumerate(problems):
         if len(problem) != 3:
             raise ValueError(f"problem {i} must be (n_hyp, candidates, exact_type), got {len(problem)} items")
-        n_hyp, candidates, exact_type = problem
-        fixed, ref_cover, ambiguous = fixed_matches(n_hyp, candidates)
-        if not ambiguous:
-            results[i] = [m for m in fixed if m is not None]
-            continue
-        by_words.setdefault(max(1, -(-n_hyp // _WORD)), []).append(
-            (i, _Segment(n_hyp, len(candidates), exact_type, candidates, fixed, ref_cover)))
-    for n_words, group in by_words.items():
-        group.sort(key=lambda item: len(item[1].events))  # similar lengths share a lock-step run
+    if not problems:
+        return []
+    b = _Batch(problems)
+    searched = np.flatnonzero(b.ambiguous & ~b.fallback)
+    # similar numbers of events share a lock-step run; runs share a mask width
+    searched = searched[np.lexsort((b.n_events[searched], np.maximum(1, -(-b.n_hyp[searched] // _WORD))))]
+    n_words = np.maximum(1, -(-b.n_hyp[searched] // _WORD))
+    picked = [np.flatnonzero(b.fixed & ~b.fallback[b.cand_prob])]
+    for k in np.unique(n_words).tolist():
+        group = searched[n_words == k]
         for lo in range(0, len(group), _MAX_SEGMENTS):
-            part = group[lo:lo + _MAX_SEGMENTS]
-            for (i, segment), chosen in zip(part, _search_batch([s for _, s in part], n_words, beam_size)):
-                results[i] = align(segment.n_hyp, problems[i][1], segment.exact_type, beam_size) \
-                    if chosen is None else chosen
-    return results  # type: ignore[return-value]
+            picked.append(_search(b, group[lo:lo + _MAX_SEGMENTS], k, beam_size))
+    # candidates are in reference order within each problem, so the sorted picks are each alignment
+    ids = np.sort(np.concatenate(picked))
+    counts = np.bincount(b.cand_prob[ids], minlength=len(problems)).tolist()
+    matches = b.matches
+    chosen = [matches[i] for i in ids.tolist()]
+    results = []
+    at = 0
+    for n in counts:
+        results.append(chosen[at:at + n])
+        at += n
+    for i in np.flatnonzero(b.fallback).tolist():
+        results[i] = align(*problems[i], beam_size)
+    return results
 
 
-class _Segment:
-    """One problem's search as :func:`aligner._search` walks it.
+def _spans(start: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The indices ``start[i] .. start[i] + length[i] - 1`` for every ``i``, and the ``i`` of each."""
+    owner = np.repeat(np.arange(len(start)), length)
+    first = np.cumsum(length) - length
+    return np.repeat(start - first, length) + np.arange(len(owner)), owner
 
-    ``events`` in order: ``(True, cur, candidates)`` is a branch at reference position ``cur``;
-    ``(False, hyp_start, last)`` a settle (:func:`aligner._settle`) at the first position of a run
-    without choice: the hypothesis start of the fixed match there (-1: none) and every path's ``last``
-    after the run.
+
+class _Batch:
+    """All problems' candidates, fixed matches and search events as flat arrays.
+
+    Candidates are numbered in problem order, then reference position, then list order; positions
+    (``pos``) in problem order, then reference order. Events are numbered in problem order, then in the
+    order :func:`aligner._search` meets them: ``ev_branch`` (else a settle), ``ev_a`` (a branch's
+    reference position ``cur``; a settle's fixed match hypothesis start, -1: none), ``ev_last`` (every
+    path's ``last`` after a settled run), and the event's first row in the move table ``ev_first``.
     """
 
-    __slots__ = ("n_hyp", "n_ref", "exact_type", "fixed", "used_hyp", "events")
+    def __init__(self, problems: Sequence[tuple[int, Sequence[Sequence[Match]], Sequence[bool]]]) -> None:
+        n_prob = len(problems)
+        self.n_hyp = n_hyp = np.fromiter((p[0] for p in problems), dtype=np.int64, count=n_prob)
+        positions = list(chain.from_iterable(p[1] for p in problems))
+        n_ref = np.fromiter((len(p[1]) for p in problems), dtype=np.int64, count=n_prob)
+        pos_count = np.fromiter(map(len, positions), dtype=np.int64, count=len(positions))
+        self.matches = matches = list(chain.from_iterable(positions))
+        n_cand = len(matches)
+        fields = np.fromiter(chain.from_iterable(matches), dtype=np.int64, count=5 * n_cand).reshape(-1, 5)
+        ref_start, ref_len, hyp_start, hyp_len, module = (np.ascontiguousarray(f) for f in fields.T)
+        pos_prob = np.repeat(np.arange(n_prob), n_ref)
+        ref_off = np.cumsum(n_ref) - n_ref
+        hyp_off = np.cumsum(n_hyp) - n_hyp
+        cand_pos = np.repeat(np.arange(len(positions)), pos_count)
+        self.cand_prob = cand_prob = pos_prob[cand_pos]
+        if n_cand and (np.any(ref_start != cand_pos - ref_off[cand_prob]) or np.any(ref_len < 1)
+                       or np.any(hyp_len < 1) or np.any(hyp_start < 0)
+                       or np.any(ref_start + ref_len > n_ref[cand_prob])
+                       or np.any(hyp_start + hyp_len > n_hyp[cand_prob])):
+            raise ValueError("candidates[j] must hold matches starting at reference word j, inside both sentences")
 
-    def __init__(self, n_hyp: int, n_ref: int, exact_type: Sequence[bool], candidates: Sequence[Sequence[Match]],
-                 fixed: list[Optional[Match]], ref_cover: list[int]) -> None:
-        self.n_hyp = n_hyp
-        self.n_ref = n_ref
-        self.exact_type = exact_type
-        self.fixed = fixed
-        self.used_hyp, inside = fixed_state(fixed)
-        last_after = settled_last(fixed, ref_cover, inside)
-        self.events = events = []
-        settled = False
-        for cur in range(n_ref):  # the walk of aligner._search
-            if inside[cur]:
-                continue
-            f = fixed[cur]
-            if f is not None or not ref_cover[cur]:
-                if not settled:
-                    events.append((False, -1 if f is None else f.hyp_start, last_after[cur]))
-                    settled = True
-                continue
-            settled = False
-            events.append((True, cur, candidates[cur]))
+        # aligner.fixed_matches: the only candidate at its position, covering words no other covers
+        hyp_words, hyp_owner = _spans(hyp_off[cand_prob] + hyp_start, hyp_len)
+        ref_words, ref_owner = _spans(cand_pos, ref_len)
+        hyp_cover = np.bincount(hyp_words, minlength=int(n_hyp.sum()))
+        ref_cover = np.bincount(ref_words, minlength=len(positions))
+        shared = (np.bincount(hyp_owner, weights=hyp_cover[hyp_words] != 1, minlength=n_cand)
+                  + np.bincount(ref_owner, weights=ref_cover[ref_words] != 1, minlength=n_cand))
+        self.fixed = fixed = (pos_count[cand_pos] == 1) & (shared == 0)
+        pos_fixed = np.full(len(positions), -1, dtype=np.int64)
+        pos_fixed[cand_pos[fixed]] = np.flatnonzero(fixed)
+        choice = (pos_count > 0) & (pos_fixed < 0)
+        self.ambiguous = ambiguous = np.bincount(pos_prob, weights=choice, minlength=n_prob) > 0
+        # aligner.fixed_state: positions after the first of a fixed match are passed by every path
+        long_fixed = np.flatnonzero(fixed & (ref_len > 1))
+        inside = np.zeros(len(positions), dtype=bool)
+        inside[_spans(cand_pos[long_fixed] + 1, ref_len[long_fixed] - 1)[0]] = True
+
+        # the walk of aligner._search over the positions of problems with a choice
+        q = np.flatnonzero(ambiguous[pos_prob] & ~inside)
+        settle = (pos_fixed[q] >= 0) | (ref_cover[q] == 0)
+        q_prob = pos_prob[q]
+        same_next = np.zeros(len(q), dtype=bool)
+        same_next[:-1] = q_prob[1:] == q_prob[:-1]
+        run_on = np.zeros(len(q), dtype=bool)  # this and the next walked position are without choice
+        run_on[:-1] = same_next[:-1] & settle[1:] & settle[:-1]
+        run_start = settle.copy()
+        run_start[1:] &= ~run_on[:-1]
+        run_end = np.flatnonzero(settle & ~run_on)
+        run_end = run_end[np.searchsorted(run_end, np.flatnonzero(run_start))]
+        # aligner.settled_last: a run followed by a branch leaves the hypothesis end of its last fixed
+        # match (-1: none); a run that reaches the end of the sentence leaves -1
+        end_fixed = pos_fixed[q[run_end]]
+        hyp_end = hyp_start + hyp_len
+        run_last = np.where(same_next[run_end] & (end_fixed >= 0), hyp_end[end_fixed], -1)
+        ev = np.flatnonzero(~settle | run_start)
+        ev_pos = q[ev]
+        self.ev_branch = ev_branch = ~settle[ev]
+        ev_prob = q_prob[ev]
+        start_fixed = pos_fixed[ev_pos]
+        self.ev_a = np.where(ev_branch, ev_pos - ref_off[ev_prob], np.where(start_fixed >= 0, hyp_start[start_fixed], -1))
+        self.ev_last = np.zeros(len(ev), dtype=np.int64)
+        self.ev_last[~ev_branch] = run_last
+        self.n_events = np.bincount(ev_prob, minlength=n_prob)
+        self.ev_off = np.cumsum(self.n_events) - self.n_events
+        self.ev_count = ev_count = np.where(ev_branch, pos_count[ev_pos], 0)
+
+        # the move table: per branch event its candidates, then the skip; the identity move last
+        table_count = np.where(ev_branch, ev_count + 1, 0)
+        self.ev_first = ev_first = np.cumsum(table_count) - table_count
+        n_table = int(table_count.sum()) + 1
+        self.identity = n_table - 1
+        pos_first = np.cumsum(pos_count) - pos_count
+        at, owner = _spans(ev_first, ev_count)
+        c = np.repeat(pos_first[ev_pos], ev_count) + (at - np.repeat(ev_first, ev_count))
+        self.t_match = t_match = np.full(n_table, -1, dtype=np.int64)
+        t_match[at] = c
+        self.real = t_match >= 0
+        c_prob = cand_prob[c]
+        dist = np.abs(ref_start[c] - hyp_start[c])
+        # radices as in aligner._search, from the branch candidates' distances (they bound every path's)
+        total = np.concatenate(([0], np.cumsum(dist)))
+        ends = np.cumsum(np.bincount(c_prob, minlength=n_prob))
+        dist_radix = 1 + total[ends] - total[ends - np.bincount(c_prob, minlength=n_prob)]
+        # a path's aligner matches never exceed n_hyp + n_ref (its matches are disjoint on both sides);
+        # the bound is taken in floating point, with a margin for its rounding
+        self.fallback = ((n_hyp + n_ref + 1) * (n_ref + 2)).astype(np.float64) * dist_radix >= _MAX_KEY / 2
+        self.fallback |= np.bincount(c_prob, weights=hyp_len[c] > _WORD, minlength=n_prob) > 0
+        self.fallback &= ambiguous
+        self.dist_radix = dist_radix = np.where(self.fallback, 0, dist_radix)
+        chunk_radix = (n_ref + 2) * dist_radix
+        tables: dict[tuple[bool, ...], int] = {}
+        table_of = np.fromiter((tables.setdefault(tuple(map(bool, p[2])), len(tables)) for p in problems),
+                               dtype=np.int64, count=n_prob)
+        width = max(len(t) for t in tables)
+        exact = np.zeros((len(tables), max(1, width)), dtype=bool)
+        n_modules = np.zeros(len(tables), dtype=np.int64)
+        for t, i in tables.items():
+            exact[i, :len(t)] = t
+            n_modules[i] = len(t)
+        if n_cand and (np.any(module < 0) or np.any(module >= n_modules[table_of[cand_prob]])):
+            raise ValueError("every candidate's module must have an entry in its problem's exact_type")
+        # the jar's aligner credit: weight 1 for exact-type modules, else 0.5 added to an int (truncated)
+        gain = np.where(exact[table_of[c_prob], module[c]], hyp_len[c] + ref_len[c],
+                        hyp_len[c] // 2 + ref_len[c] // 2)
+        self.t_gain = np.zeros(n_table, dtype=np.int64)
+        self.t_gain[at] = -gain * chunk_radix[c_prob]
+        self.t_dist = np.zeros(n_table, dtype=np.int64)
+        self.t_dist[at] = dist
+        self.t_hyp_start = np.full(n_table, -2, dtype=np.int64)  # the skip closes any open chunk
+        self.t_hyp_start[at] = hyp_start[c]
+        self.t_hyp_end = np.full(n_table, -1, dtype=np.int64)
+        self.t_hyp_end[at] = hyp_end[c]
+        self.t_ref_end = np.zeros(n_table, dtype=np.int64)
+        self.t_ref_end[at] = ref_start[c] + ref_len[c]
+        self.t_word = np.zeros(n_table, dtype=np.int64)
+        self.t_word[at] = hyp_start[c] >> 6
+        bit = (hyp_start[c] & 63).astype(np.uint64)
+        length = np.minimum(hyp_len[c], _WORD).astype(np.uint64)  # longer spans fall back
+        span = np.where(length == _WORD, np.uint64(_ALL), (np.uint64(1) << (length & np.uint64(63))) - np.uint64(1))
+        self.t_lo = np.zeros(n_table, dtype=np.uint64)
+        self.t_lo[at] = span << bit
+        self.t_hi = np.zeros(n_table, dtype=np.uint64)
+        self.t_hi[at] = np.where(bit + length > _WORD, span >> np.minimum(np.uint64(_WORD) - bit, np.uint64(63)),
+                                 np.uint64(0))
+        # the hypothesis words of the fixed matches, used by every path from the start
+        of_fixed = fixed[hyp_owner]
+        self.fixed_word_prob = cand_prob[hyp_owner[of_fixed]]
+        self.fixed_words = hyp_words[of_fixed] - hyp_off[self.fixed_word_prob]
 
 
-def _search_batch(segments: list[_Segment], n_words: int, beam_size: int) -> list[Optional[list[Match]]]:
-    """The best alignment of each segment (hypotheses of at most ``n_words`` * 64 words); None for a
-    segment whose packed keys could overflow or with a candidate spanning more than 64 words."""
-    n_seg = len(segments)
-    by_length = sorted(range(n_seg), key=lambda s: -len(segments[s].events))
-    segs = [segments[s] for s in by_length]  # longest first: the active segments are always a prefix
-    n_events = np.array([len(s.events) for s in segs], dtype=np.int64)
-    ev_off = np.cumsum(n_events) - n_events
-    events = list(chain.from_iterable(s.events for s in segs))
-    n_ev = len(events)
-    ev_branch = np.fromiter((e[0] for e in events), dtype=bool, count=n_ev)
-    ev_a = np.fromiter((e[1] for e in events), dtype=np.int64, count=n_ev)  # cur, or the fixed hyp_start
-    ev_last = np.fromiter((0 if e[0] else e[2] for e in events), dtype=np.int64, count=n_ev)
-    ev_count = np.fromiter((len(e[2]) if e[0] else 0 for e in events), dtype=np.int64, count=n_ev)
-    ev_seg = np.repeat(np.arange(n_seg), n_events)
-
-    matches = list(chain.from_iterable(e[2] for e in events if e[0]))
-    n_match = len(matches)
-    fields = np.fromiter(chain.from_iterable(matches), dtype=np.int64, count=5 * n_match).reshape(-1, 5)
-    ref_start, ref_len, hyp_start, hyp_len, module = fields.T
-    match_seg = np.repeat(ev_seg, ev_count)
-    dist = np.abs(ref_start - hyp_start)
-    # radices as in aligner._search; the distances of branch candidates bound every path's distance
-    dist_radix = 1 + np.bincount(match_seg, weights=dist, minlength=n_seg)
-    n_ref = np.array([s.n_ref for s in segs], dtype=np.float64)
-    n_hyp = np.array([s.n_hyp for s in segs], dtype=np.float64)
-    bad = ((n_hyp + n_ref + 1) * (n_ref + 2) * dist_radix >= _MAX_KEY / 2)  # float: a margin for rounding
-    bad |= np.bincount(match_seg, weights=hyp_len > _WORD, minlength=n_seg) > 0
-    if bad.any():
-        good = np.flatnonzero(~bad)
-        sub = _search_batch([segs[s] for s in good], n_words, beam_size) if len(good) else []
-        out: list[Optional[list[Match]]] = [None] * n_seg
-        for s, chosen in zip(good.tolist(), sub):
-            out[by_length[s]] = chosen
-        return out
-    dist_radix = dist_radix.astype(np.int64)
-    chunk_radix = (n_ref.astype(np.int64) + 2) * dist_radix
-
-    # the move table: per branch event its candidates, then the skip; the identity move last
-    n_table = n_match + int(ev_branch.sum()) + 1
-    identity = n_table - 1
-    ev_table_count = np.where(ev_branch, ev_count + 1, 0)
-    ev_first = np.cumsum(ev_table_count) - ev_table_count
-    real = np.zeros(n_table, dtype=bool)
-    at = np.arange(n_match) + np.repeat(ev_first - (np.cumsum(ev_count) - ev_count), ev_count)
-    real[at] = True
-    t_match = np.full(n_table, -1, dtype=np.int64)
-    t_match[at] = np.arange(n_match)
-    tables: dict[tuple[bool, ...], int] = {}
-    table_of = np.array([tables.setdefault(tuple(map(bool, s.exact_type)), len(tables)) for s in segs])
-    exact = np.zeros((len(tables), 1 + max(len(t) for t in tables)), dtype=bool)
-    for t, i in tables.items():
-        exact[i, :len(t)] = t
-    # the jar's aligner credit: weight 1 for exact-type modules, else 0.5 added to an int (truncated)
-    gain = np.where(exact[table_of[match_seg], module], hyp_len + ref_len, hyp_len // 2 + ref_len // 2)
-    t_gain = np.zeros(n_table, dtype=np.int64)
-    t_gain[at] = -gain * chunk_radix[match_seg]
-    t_dist = np.zeros(n_table, dtype=np.int64)
-    t_dist[at] = dist
-    t_hyp_start = np.full(n_table, -2, dtype=np.int64)  # the skip closes any open chunk
-    t_hyp_start[at] = hyp_start
-    t_hyp_end = np.full(n_table, -1, dtype=np.int64)
-    t_hyp_end[at] = hyp_start + hyp_len
-    t_ref_end = np.zeros(n_table, dtype=np.int64)
-    t_ref_end[at] = ref_start + ref_len
-    t_word = np.zeros(n_table, dtype=np.int64)
-    t_word[at] = hyp_start >> 6
-    bit = (hyp_start & 63).astype(np.uint64)
-    span = np.where(hyp_len >= _WORD, np.uint64(_ALL),
-                    (np.uint64(1) << np.minimum(hyp_len, 63).astype(np.uint64)) - np.uint64(1))
-    t_lo = np.zeros(n_table, dtype=np.uint64)
-    t_lo[at] = span << bit
-    t_hi = np.zeros(n_table, dtype=np.uint64)
-    t_hi[at] = np.where(bit + hyp_len.astype(np.uint64) > _WORD,
-                        span >> np.minimum(np.uint64(_WORD) - bit, np.uint64(63)), np.uint64(0))
+def _search(b: _Batch, members: np.ndarray, n_words: int, beam_size: int) -> np.ndarray:
+    """The candidates chosen by the beam searches of problems ``members`` (hypotheses of at most
+    ``n_words`` * 64 words), in lock-step."""
+    n_seg = len(members)
+    order = np.argsort(-b.n_events[members], kind="stable")
+    members = members[order]  # most events first: the active segments are always a prefix
+    n_events = b.n_events[members]
+    ev_off = b.ev_off[members]
+    dist_radix = b.dist_radix[members]
+    ev_branch, ev_a, ev_last, ev_count, ev_first = b.ev_branch, b.ev_a, b.ev_last, b.ev_count, b.ev_first
+    identity, real = b.identity, b.real
+    t_gain, t_dist, t_hyp_start, t_hyp_end, t_ref_end = b.t_gain, b.t_dist, b.t_hyp_start, b.t_hyp_end, b.t_ref_end
+    t_word, t_lo, t_hi = b.t_word, b.t_lo, b.t_hi
 
     # one path per segment: nothing chosen, the fixed matches' words used
     width = n_words + (n_words > 1)  # a spare word for spans ending in the last one (none with one word)
@@ -184,14 +248,14 @@ def _search_batch(segments: list[_Segment], n_words: int, beam_size: int) -> lis
     last = np.full(n_seg, -1, dtype=np.int64)
     ref_end = np.zeros(n_seg, dtype=np.int64)
     hist = np.full(n_seg, -1, dtype=np.int64)
-    used = np.zeros((n_seg, width), dtype=np.uint64)
-    for s, segment in enumerate(segs):
-        u = segment.used_hyp
-        for k in range(n_words):
-            used[s, k] = (u >> (_WORD * k)) & _ALL
-    used = used.ravel()
+    local = np.full(len(b.n_events), -1, dtype=np.int64)
+    local[members] = np.arange(n_seg)
+    mine = local[b.fixed_word_prob]
+    words = b.fixed_words[mine >= 0]
+    used = np.zeros(n_seg * width, dtype=np.uint64)
+    np.bitwise_or.at(used, mine[mine >= 0] * width + (words >> 6), np.uint64(1) << (words & 63).astype(np.uint64))
     hist_parent: list[np.ndarray] = []
-    hist_match: list[np.ndarray] = []
+    hist_move: list[np.ndarray] = []
     n_hist = 0
     best = np.full(n_seg, -1, dtype=np.int64)
 
@@ -264,7 +328,7 @@ def _search_batch(segments: list[_Segment], n_words: int, beam_size: int) -> lis
             used[cell + 1] |= t_hi[m]
         hist = hist[p]
         hist_parent.append(hist[branch])
-        hist_match.append(t_match[m])
+        hist_move.append(m)
         hist[branch] = np.arange(n_hist, n_hist + len(m))
         n_hist += len(m)
 
@@ -283,18 +347,11 @@ def _search_batch(segments: list[_Segment], n_words: int, beam_size: int) -> lis
 
     # walk all segments' histories back at once: one gather per chosen match
     h_parent = np.concatenate(hist_parent)
-    h_match = np.concatenate(hist_match)
-    chosen = [list(segment.fixed) for segment in segs]
-    at = np.flatnonzero(best >= 0)
-    h = best[at]
-    while len(at):
-        for s, c in zip(at.tolist(), h_match[h].tolist()):
-            m = matches[c]
-            chosen[s][m.ref_start] = m
+    h_move = np.concatenate(hist_move)
+    picked = []
+    h = best[best >= 0]
+    while len(h):
+        picked.append(b.t_match[h_move[h]])
         h = h_parent[h]
-        more = h >= 0
-        at, h = at[more], h[more]
-    out = [None] * n_seg
-    for s, ch in enumerate(chosen):
-        out[by_length[s]] = [m for m in ch if m is not None]
-    return out
+        h = h[h >= 0]
+    return np.concatenate(picked) if picked else np.zeros(0, dtype=np.int64)
