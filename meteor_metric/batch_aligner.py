@@ -32,6 +32,7 @@ from .aligner import Match, align
 _WORD = 64
 _ALL = 2**64 - 1
 _MAX_KEY = 2**62  # packed keys (and one step's sums) stay below 2**63
+_MAX_PROBLEMS = 1024  # problems prepared together: bounds the memory of the flat candidate arrays
 _MAX_SEGMENTS = 512  # segments per lock-step run: bounds the memory of one step's successors
 
 
@@ -52,13 +53,21 @@ def align_batch(problems: Sequence[tuple[int, Sequence[Sequence[Match]], Sequenc
     for i, problem in enumerate(problems):
         if len(problem) != 3:
             raise ValueError(f"problem {i} must be (n_hyp, candidates, exact_type), got {len(problem)} items")
-    if not problems:
-        return []
+    results: list[list[Match]] = []
+    for lo in range(0, len(problems), _MAX_PROBLEMS):
+        results += _align_part(problems[lo:lo + _MAX_PROBLEMS], beam_size)
+    return results
+
+
+def _align_part(problems: Sequence[tuple[int, Sequence[Sequence[Match]], Sequence[bool]]],
+                beam_size: int) -> list[list[Match]]:
+    """:func:`align_batch` for problems prepared together."""
     b = _Batch(problems)
     searched = np.flatnonzero(b.ambiguous & ~b.fallback)
     # similar numbers of events share a lock-step run; runs share a mask width
-    searched = searched[np.lexsort((b.n_events[searched], np.maximum(1, -(-b.n_hyp[searched] // _WORD))))]
-    n_words = np.maximum(1, -(-b.n_hyp[searched] // _WORD))
+    words = np.maximum(1, -(-b.n_hyp // _WORD))
+    searched = searched[np.lexsort((b.n_events[searched], words[searched]))]
+    n_words = words[searched]
     picked = [np.flatnonzero(b.fixed & ~b.fallback[b.cand_prob])]
     for k in np.unique(n_words).tolist():
         group = searched[n_words == k]
