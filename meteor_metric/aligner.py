@@ -54,21 +54,6 @@ def find_candidates(hyp: Sequence[str], ref: Sequence[str], hyp_keys: Sequence[i
 def align(n_hyp: int, candidates: Sequence[Sequence[Match]], exact_type: Sequence[bool],
           beam_size: int) -> list[Match]:
     """The jar's best alignment: chosen matches in reference order."""
-    fixed, ref_cover, ambiguous = fixed_matches(n_hyp, candidates)
-    if not ambiguous:  # a single path that takes every fixed match
-        return [m for m in fixed if m is not None]
-    chosen = list(fixed)
-    path = _search(candidates, exact_type, fixed, ref_cover, beam_size)
-    while path[4] is not None:  # the path's last chosen match, then the path it was chosen on
-        chosen[path[4].ref_start] = path[4]
-        path = path[5]
-    return [m for m in chosen if m is not None]
-
-
-def fixed_matches(n_hyp: int, candidates: Sequence[Sequence[Match]]) -> tuple[list[Optional[Match]], list[int], bool]:
-    """The jar's fixed matches per reference position (the only candidate there, covering words no other
-    candidate covers), the number of candidates covering each reference word, and whether any position
-    still has a choice (else the alignment is the fixed matches and no search runs)."""
     n_ref = len(candidates)
     hyp_cover = [0] * n_hyp
     ref_cover = [0] * n_ref
@@ -96,7 +81,14 @@ def fixed_matches(n_hyp: int, candidates: Sequence[Sequence[Match]]) -> tuple[li
                 continue
         if cands:
             ambiguous = True
-    return fixed, ref_cover, ambiguous
+    if not ambiguous:  # a single path that takes every fixed match
+        return [m for m in fixed if m is not None]
+    chosen = list(fixed)
+    path = _search(candidates, exact_type, fixed, ref_cover, beam_size)
+    while path[4] is not None:  # the path's last chosen match, then the path it was chosen on
+        chosen[path[4].ref_start] = path[4]
+        path = path[5]
+    return [m for m in chosen if m is not None]
 
 
 def _span_mask(start: int, length: int) -> int:
@@ -140,8 +132,13 @@ def _search(candidates: Sequence[Sequence[Match]], exact_type: Sequence[bool], f
     n_ref = len(candidates)
     dist_radix = 1 + sum(abs(m[0] - m[2]) for at in candidates for m in at)  # > any distance
     chunk_radix = (n_ref + 2) * dist_radix  # chunks stay below n_ref + 2
-    used_hyp, inside = fixed_state(fixed)
-    last_after = settled_last(fixed, ref_cover, inside)
+    used_hyp = 0
+    inside = [False] * n_ref  # positions after the first of a fixed match: every path is inside it
+    for m in fixed:
+        if m is not None:
+            used_hyp |= _span_mask(m.hyp_start, m.hyp_len)
+            inside[m.ref_start + 1:m.ref_start + m.ref_len] = [True] * (m.ref_len - 1)
+    last_after = _settled_last(fixed, ref_cover, inside)
     paths = [(0, -1, used_hyp, 0, None, None)]
     settled = False
     for cur in range(n_ref):
@@ -167,19 +164,7 @@ def _search(candidates: Sequence[Sequence[Match]], exact_type: Sequence[bool], f
     return paths[best[1]]
 
 
-def fixed_state(fixed: Sequence[Optional[Match]]) -> tuple[int, list[bool]]:
-    """The hypothesis words the fixed matches use (a bitmask every path starts with) and the positions
-    ``inside`` a fixed match (after its first: every path passes them)."""
-    used_hyp = 0
-    inside = [False] * len(fixed)
-    for m in fixed:
-        if m is not None:
-            used_hyp |= _span_mask(m.hyp_start, m.hyp_len)
-            inside[m.ref_start + 1:m.ref_start + m.ref_len] = [True] * (m.ref_len - 1)
-    return used_hyp, inside
-
-
-def settled_last(fixed: Sequence[Optional[Match]], ref_cover: Sequence[int],
+def _settled_last(fixed: Sequence[Optional[Match]], ref_cover: Sequence[int],
                   inside: Sequence[bool]) -> list[int]:
     """For each position without choice (a fixed match, or no candidate), every path's ``last`` at the
     end of the run of such positions it belongs to: the hypothesis end of a final fixed match, else -1.
