@@ -7,7 +7,7 @@ Every event ends with the jar's stable sort and cut to ``beam_size``. Here the s
 lock-step: step ``t`` applies every segment's ``t``-th event to flat arrays holding all paths of all
 segments, so the Python work per step is shared by hundreds of segments. The preparation (coverage,
 fixed matches, events) is done for all problems at once with the same arrays, following
-:func:`aligner.fixed_matches`, :func:`aligner.fixed_state` and :func:`aligner.settled_last`.
+:func:`aligner.align`, :func:`aligner._search` and :func:`aligner._settled_last`.
 
 A path is a row: segment, key, ``last`` (hypothesis end of the open chunk, -1: none), used hypothesis
 words (``K`` 64-bit words), ``ref_end`` (reference end of its last chosen match) and a pointer into the
@@ -34,6 +34,7 @@ _ALL = 2**64 - 1
 _MAX_KEY = 2**62  # packed keys (and one step's sums) stay below 2**63
 _MAX_PROBLEMS = 1024  # problems prepared together: bounds the memory of the flat candidate arrays
 _MAX_SEGMENTS = 512  # segments per lock-step run: bounds the memory of one step's successors
+_SORT_RANGE = 2**63  # one int64 sort key for all segments while segments * key spread stays below this
 
 
 def align_batch(problems: Sequence[tuple[int, Sequence[Sequence[Match]], Sequence[bool]]],
@@ -126,7 +127,7 @@ class _Batch:
                        or np.any(hyp_start + hyp_len > n_hyp[cand_prob])):
             raise ValueError("candidates[j] must hold matches starting at reference word j, inside both sentences")
 
-        # aligner.fixed_matches: the only candidate at its position, covering words no other covers
+        # as aligner.align: a fixed match is the only candidate at its position, covering words no other covers
         hyp_words, hyp_owner = _spans(hyp_off[cand_prob] + hyp_start, hyp_len)
         ref_words, ref_owner = _spans(cand_pos, ref_len)
         hyp_cover = np.bincount(hyp_words, minlength=int(n_hyp.sum()))
@@ -138,7 +139,7 @@ class _Batch:
         pos_fixed[cand_pos[fixed]] = np.flatnonzero(fixed)
         choice = (pos_count > 0) & (pos_fixed < 0)
         self.ambiguous = ambiguous = np.bincount(pos_prob, weights=choice, minlength=n_prob) > 0
-        # aligner.fixed_state: positions after the first of a fixed match are passed by every path
+        # as aligner._search: positions after the first of a fixed match are passed by every path
         long_fixed = np.flatnonzero(fixed & (ref_len > 1))
         inside = np.zeros(len(positions), dtype=bool)
         inside[_spans(cand_pos[long_fixed] + 1, ref_len[long_fixed] - 1)[0]] = True
@@ -155,7 +156,7 @@ class _Batch:
         run_start[1:] &= ~run_on[:-1]
         run_end = np.flatnonzero(settle & ~run_on)
         run_end = run_end[np.searchsorted(run_end, np.flatnonzero(run_start))]
-        # aligner.settled_last: a run followed by a branch leaves the hypothesis end of its last fixed
+        # aligner._settled_last: a run followed by a branch leaves the hypothesis end of its last fixed
         # match (-1: none); a run that reaches the end of the sentence leaves -1
         end_fixed = pos_fixed[q[run_end]]
         hyp_end = hyp_start + hyp_len
@@ -165,7 +166,8 @@ class _Batch:
         self.ev_branch = ev_branch = ~settle[ev]
         ev_prob = q_prob[ev]
         start_fixed = pos_fixed[ev_pos]
-        self.ev_a = np.where(ev_branch, ev_pos - ref_off[ev_prob], np.where(start_fixed >= 0, hyp_start[start_fixed], -1))
+        self.ev_a = np.where(ev_branch, ev_pos - ref_off[ev_prob],
+                             np.where(start_fixed >= 0, hyp_start[start_fixed], -1))
         self.ev_last = np.zeros(len(ev), dtype=np.int64)
         self.ev_last[~ev_branch] = run_last
         self.n_events = np.bincount(ev_prob, minlength=n_prob)
@@ -178,7 +180,7 @@ class _Batch:
         n_table = int(table_count.sum()) + 1
         self.identity = n_table - 1
         pos_first = np.cumsum(pos_count) - pos_count
-        at, owner = _spans(ev_first, ev_count)
+        at = _spans(ev_first, ev_count)[0]
         c = np.repeat(pos_first[ev_pos], ev_count) + (at - np.repeat(ev_first, ev_count))
         self.t_match = t_match = np.full(n_table, -1, dtype=np.int64)
         t_match[at] = c
@@ -312,7 +314,7 @@ def _search(b: _Batch, members: np.ndarray, n_words: int, beam_size: int) -> np.
         seg_first = np.cumsum(seg_slots) - seg_slots
         low = np.minimum.reduceat(new_key, seg_first)
         spread = int((np.maximum.reduceat(new_key, seg_first) - low).max()) + 1
-        if spread * n_active < 2**63:
+        if spread * n_active < _SORT_RANGE:
             order = np.argsort(new_key - np.repeat(low - np.arange(n_active) * spread, seg_slots), kind="stable")
         else:
             order = np.lexsort((new_key, np.repeat(np.arange(n_active), seg_slots)))

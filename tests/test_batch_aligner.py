@@ -71,3 +71,23 @@ def test_problems_outside_the_packed_search_fall_back_to_align(monkeypatch):
     monkeypatch.setattr("meteor_metric.batch_aligner._MAX_KEY", 1)
     problems = [(2, small, EXACT), (2, small, EXACT)]
     assert align_batch(problems, 1) == [align(*p, 1) for p in problems]
+
+
+def test_one_lexsort_per_step_when_keys_do_not_fit_one_sort(monkeypatch):
+    monkeypatch.setattr("meteor_metric.batch_aligner._SORT_RANGE", 1)
+    cands = [[Match(0, 1, 0, 1, 0), Match(0, 1, 1, 1, 0)], [Match(1, 1, 0, 1, 0), Match(1, 1, 1, 1, 0)],
+             [Match(2, 1, 2, 1, 0), Match(2, 1, 0, 1, 1)]]
+    problems = [(3, cands, EXACT), (3, [*cands[:2], []], EXACT)]
+    for beam in (1, 2, 40):
+        assert align_batch(problems, beam) == [align(*p, beam) for p in problems]
+
+
+def test_malformed_candidates():
+    with pytest.raises(ValueError):  # a match listed at the wrong reference position
+        align_batch([(2, [[], [Match(0, 1, 0, 1, 0)]], EXACT)], 40)
+    with pytest.raises(ValueError):  # a hypothesis span beyond the sentence
+        align_batch([(2, [[Match(0, 1, 1, 2, 0)]], EXACT)], 40)
+    with pytest.raises(ValueError):  # a module without an exact_type entry
+        align_batch([(2, [[Match(0, 1, 0, 1, 4)]], EXACT)], 40)
+    with pytest.raises(ValueError):
+        align_batch([(2, [])], 40)
