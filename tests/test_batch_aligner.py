@@ -18,6 +18,21 @@ def test_batch_equals_align(cases, beam):
     assert align_batch(problems, beam) == [align(*p, beam) for p in problems]
 
 
+@st.composite
+def _shifted(draw):
+    """A random problem whose hypothesis words start at an offset, so spans cross 64-bit words."""
+    n_hyp, candidates = draw(_candidate_sets())
+    shift = draw(st.integers(0, 130))
+    return n_hyp + shift, [[m._replace(hyp_start=m.hyp_start + shift) for m in at] for at in candidates]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_shifted(), min_size=1, max_size=8), st.integers(1, 6))
+def test_batch_equals_align_on_long_hypotheses(cases, beam):
+    problems = [(n_hyp, candidates, EXACT) for n_hyp, candidates in cases]
+    assert align_batch(problems, beam) == [align(*p, beam) for p in problems]
+
+
 def test_empty_batch_and_empty_candidates():
     assert align_batch([], 40) == []
     assert align_batch([(3, [], EXACT), (2, [[], []], EXACT)], 40) == [[], []]
