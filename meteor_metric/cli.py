@@ -20,7 +20,7 @@ from . import __version__, compare
 from .alignment_view import alignment_text, chunk_ids
 from .corpus_io import FORMATS, CorpusFormatError, iter_lines, iter_pairs
 from .javafmt import java_double_str
-from .meteor import MAX_SEGMENT_TOKENS, CorpusResult, Meteor, SegmentResult
+from .meteor import BATCH_SIZE, MAX_SEGMENT_TOKENS, CorpusResult, Meteor, SegmentResult
 from .params import LANGUAGE_NAMES, TASKS, normalization_mode, resolve_params
 from .profiles import DEFAULT_PROFILE, PROFILES, Scorer, get_scorer
 from . import tune_cli
@@ -276,16 +276,9 @@ def _slim(segment: SegmentResult) -> SegmentResult:
     return dataclasses.replace(segment, alignment=(), hyp_tokens=(), ref_tokens=())
 
 
-def _score_one(scorer: Scorer, k: int, hyp: str, refs: list[str]) -> SegmentResult:
-    try:
-        return scorer.sentence_score(hyp, refs)
-    except ValueError as exc:
-        raise ValueError(f"segment {k + 1}: {exc}") from None
-
-
 def _score_batch(start: int, batch: list[tuple[str, list[str]]]) -> list[SegmentResult]:
     """Scored segments, slimmed for the trip back to the parent process."""
-    return [_slim(_score_one(_worker_scorer, start + j, h, r)) for j, (h, r) in enumerate(batch)]
+    return [_slim(s) for s in _worker_scorer.score_pairs(batch, start + 1)]
 
 
 def _batches(pairs: Iterable[tuple[str, list[str]]], size: int) -> Iterator[list[tuple[str, list[str]]]]:
@@ -302,11 +295,12 @@ def _batches(pairs: Iterable[tuple[str, list[str]]], size: int) -> Iterator[list
 def score_stream(spec: tuple, scorer: Scorer, pairs: Iterable[tuple[str, list[str]]], workers: int = 1,
                  batch_size: int = 200) -> Iterator[tuple[SegmentResult, int]]:
     """(segment result, number of references) in input order, from one or several processes (their
-    results come without tokens and alignments). With workers, at most ``4 * workers`` batches are
-    in flight, so memory stays bounded."""
+    results come without tokens and alignments). One process scores ``BATCH_SIZE`` segments at a
+    time (:meth:`score_pairs`); with workers, batches of ``batch_size`` go to the pool and at most
+    ``4 * workers`` are in flight. Either way memory stays bounded."""
     if workers == 1:
-        for k, (hyp, refs) in enumerate(pairs):
-            yield _score_one(scorer, k, hyp, refs), len(refs)
+        for b, batch in enumerate(_batches(pairs, BATCH_SIZE)):
+            yield from zip(scorer.score_pairs(batch, b * BATCH_SIZE + 1), [len(r) for _, r in batch])
         return
     with multiprocessing.get_context().Pool(workers, initializer=_init_worker, initargs=(spec,)) as pool:
         pending: deque = deque()

@@ -24,10 +24,11 @@ def _scorer(args):
         pytest.skip(f"no paraphrase table installed: {exc}")
 
 
-def check_row(row: dict, collect: list | None = None) -> list[str]:
-    """Differences between our result and the jar's for one golden row (our stats go to ``collect``)."""
-    scorer = _scorer(row["config"]["args"])
-    got = scorer.sentence_score(row["hyp"], row["refs"])
+def check_row(row: dict, collect: list | None = None, got=None) -> list[str]:
+    """Differences between our result (``got``, else ``sentence_score``) and the jar's for one golden row
+    (our stats go to ``collect``)."""
+    if got is None:
+        got = _scorer(row["config"]["args"]).sentence_score(row["hyp"], row["refs"])
     exp = row["expected"]
     if collect is not None:
         collect.append(got.stats)
@@ -41,6 +42,24 @@ def check_row(row: dict, collect: list | None = None) -> list[str]:
     if exp.get("alignment") is not None and [m.as_list() for m in got.alignment] != exp["alignment"]:
         problems.append(f"alignment {[m.as_list() for m in got.alignment]} != {exp['alignment']}")
     return [f"{row['id']}: {p}" for p in problems]
+
+
+def batched(rows, size: int = 700):
+    """(row, result) with each run of rows of one configuration scored together by ``score_pairs``
+    (the batch beam search of corpus scoring and the CLI), at most ``size`` rows at a time."""
+    run: list[dict] = []
+    for row in rows:
+        if run and (row["config"]["args"] != run[0]["config"]["args"] or len(run) == size):
+            yield from _score_run(run)
+            run = []
+        run.append(row)
+    if run:
+        yield from _score_run(run)
+
+
+def _score_run(run: list[dict]):
+    scorer = _scorer(run[0]["config"]["args"])
+    return zip(run, scorer.score_pairs([(r["hyp"], r["refs"]) for r in run]))
 
 
 EDGE_ROWS = list(read_jsonl(JAVA15 / "edge_cases.jsonl.gz"))
@@ -69,28 +88,28 @@ SAMPLES = ["tedtalks_zh-en", "tedtalks_en-de", "flickr8k_cf"]
 
 
 @pytest.mark.parametrize("name", SAMPLES)
-def test_real_data_sample(name):
-    problems = []
-    rows = 0
-    for row in read_jsonl(JAVA15 / f"{name}.sample.jsonl.gz"):
-        rows += 1
-        problems += check_row(row)
-    assert rows > 400
+@pytest.mark.parametrize("path", ["sentence_score", "score_pairs"])
+def test_real_data_sample(name, path):
+    rows = list(read_jsonl(JAVA15 / f"{name}.sample.jsonl.gz"))
+    scored = batched(rows) if path == "score_pairs" else ((row, None) for row in rows)
+    problems = [p for row, got in scored for p in check_row(row, got=got)]
+    assert len(rows) > 400
     assert problems[:20] == [] and not problems
 
 
 @pytest.mark.parametrize("name", SAMPLES)
 def test_real_data_full(name):
-    """Every row of the full golden file, and the corpus score of every group and system."""
+    """Every row of the full golden file (scored in batches, as corpus scoring and the CLI do), and the
+    corpus score of every group and system."""
     path = SHARED / "java15" / f"{name}.jsonl.gz"
     if not path.exists():
         pytest.skip(f"{path} not present (full conformance files live in ../shared)")
     sidecar = json.loads((SHARED / "java15" / f"{name}.corpus.json").read_text())
     problems = []
     stats_by_group: dict = {}
-    for row in read_jsonl(path):
+    for row, got in batched(read_jsonl(path)):
         ours = stats_by_group.setdefault(row.get("variant", "all"), {}).setdefault(row.get("system"), [])
-        problems += check_row(row, ours)
+        problems += check_row(row, ours, got)
     assert problems[:20] == [] and not problems
     for group in sidecar["groups"]:
         scorer = _scorer(group["config"]["args"])
