@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import gc
 import hashlib
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress
@@ -12,6 +10,7 @@ from typing import Callable, Iterable, Iterator, Optional, Sequence, Union
 
 from . import __version__
 from .aligner import Match, align, count_chunks, find_candidates
+from .gcpause import gc_paused
 from .javafmt import java_split_lines, utf16_len
 from .matcher import (ExactMatcher, Matcher, ParaphraseMatcher, StemMatcher, SynonymMatcher, cached_map,
                       token_keys)
@@ -270,7 +269,9 @@ class Meteor(ProfileScorer):
         """``sentence_score`` of each (hypothesis, references) pair, with the alignments of all pairs
         searched together (:func:`~meteor_metric.batch_aligner.align_batch`: the same alignments, in
         less time); a ``ValueError`` names its segment as ``segment {first + index}``."""
-        with _cyclic_gc_paused():
+        # a batch keeps the candidates of BATCH_SIZE pairs alive at once; with the collector running,
+        # finding candidates for the 44,804 WMT21 pairs of benchmarks/bench_vs_jar.py took 29 s, not 11 s
+        with gc_paused():
             tokenized = []
             for j, (hyp, refs) in enumerate(pairs):
                 hyp = _check_text(hyp, "hypothesis")
@@ -422,23 +423,6 @@ class SummedStatsAccumulator:
         m = self._scorer.score_stats(total)
         return CorpusResult(m.score, m.precision, m.recall, m.fmean, m.fragmentation_penalty, total.chunks, total,
                             segments, self._scorer.corpus_signature(self._n_refs))
-
-
-@contextmanager
-def _cyclic_gc_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector (if it runs) for the block.
-
-    A batch keeps the candidates of ``BATCH_SIZE`` pairs alive at once, hundreds of thousands of small
-    containers without reference cycles; the collector would rescan them again and again (on the 44,804
-    WMT21 pairs of ``benchmarks/bench_vs_jar.py`` it more than doubled the time of finding candidates).
-    Reference counting still frees everything as usual."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _extension_ids(params: MeteorParams) -> tuple[str, ...]:

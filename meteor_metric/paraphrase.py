@@ -26,7 +26,6 @@ from __future__ import annotations
 import bisect
 import contextlib
 import functools
-import gc
 import gzip
 import hashlib
 import importlib.util
@@ -41,6 +40,8 @@ from collections.abc import Iterator, Sequence
 from itertools import chain, count, filterfalse
 from pathlib import Path
 from typing import NamedTuple, Optional, Union
+
+from .gcpause import gc_paused
 
 try:
     import fcntl
@@ -382,7 +383,7 @@ def _locked(path: Path) -> Iterator[None]:
 
 def _build_index(src: Path, st: os.stat_result, dest: Path) -> None:
     """Compile ``src`` and atomically install the result at ``dest``."""
-    with _gc_paused():
+    with gc_paused():
         sections, entries, nodes, nvocab, flags = _compile(src)
     sha = hashlib.sha256()
     with open(src, "rb") as f:
@@ -416,19 +417,6 @@ def _build_index(src: Path, st: os.stat_result, dest: Path) -> None:
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
-
-
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Suspend the cyclic garbage collector: the build makes millions of lists and would trigger it
-    over and over (it creates no cycles)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _table_lines(f) -> Iterator[list[bytes]]:
