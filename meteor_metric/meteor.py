@@ -277,9 +277,7 @@ class Meteor(ProfileScorer):
                 hyp = _check_text(hyp, "hypothesis")
                 refs = _check_refs(refs, "references")
                 try:
-                    tokenized.append((self._check_length(self._preprocess(hyp), "hypothesis"),
-                                      [self._check_length(self._preprocess(r), f"reference {k}")
-                                       for k, r in enumerate(refs)]))
+                    tokenized.append(self._segment_tokens(hyp, refs))
                 except ValueError as exc:
                     raise ValueError(f"segment {first + j}: {exc}") from None
             aligned = self._align_pairs([(h, r) for h, refs in tokenized for r in refs])
@@ -307,9 +305,13 @@ class Meteor(ProfileScorer):
         return tokens
 
     def _segment(self, hyp: str, refs: Sequence[str]) -> SegmentResult:
-        hyp_tokens = self._check_length(self._preprocess(hyp), "hypothesis")
-        ref_tokens = [self._check_length(self._preprocess(ref), f"reference {k}") for k, ref in enumerate(refs)]
+        hyp_tokens, ref_tokens = self._segment_tokens(hyp, refs)
         return self._best(hyp_tokens, ref_tokens, lambda pair: self._align_pair(*pair))
+
+    def _segment_tokens(self, hyp: str, refs: Sequence[str]) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+        """The tokens of a segment's hypothesis and references, each within ``max_segment_tokens``."""
+        return (self._check_length(self._preprocess(hyp), "hypothesis"),
+                [self._check_length(self._preprocess(ref), f"reference {k}") for k, ref in enumerate(refs)])
 
     def _best(self, hyp_tokens: tuple[str, ...], refs: Sequence[tuple[str, ...]],
               aligned: Callable[[tuple[tuple[str, ...], tuple[str, ...]]], tuple[MeteorStats, tuple[Match, ...]]]
