@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import logging
 import multiprocessing
 import os
 import pickle
@@ -25,7 +26,9 @@ from pathlib import Path
 import pytest
 
 from meteor_metric import paraphrase as pp
+from meteor_metric import paraphrase_build
 from meteor_metric.paraphrase import ParaphraseTable, ParaphraseTableNotFound, find_paraphrase_table
+from meteor_metric.paraphrase_index import read_header
 
 DATA = Path(__file__).parent / "data"
 MINI = DATA / "paraphrase-mini.gz"
@@ -161,10 +164,7 @@ def english(tmp_path_factory) -> ParaphraseTable:
             source = find_paraphrase_table("en")
         except ParaphraseTableNotFound as e:
             pytest.skip(f"English paraphrase table not installed: {e}")
-    user_cache = pp.default_cache_dir()
-    st = os.stat(source)
-    reuse = pp._index_ok(pp._index_location(source, st, user_cache), st)
-    return ParaphraseTable.load(source, user_cache if reuse else tmp_path_factory.mktemp("en-cache"))
+    return ParaphraseTable.load(source, tmp_path_factory.mktemp("en-cache"))  # the shipped index, if it applies
 
 
 # -- equivalence with the naive jar -----------------------------------------------------------------
@@ -214,7 +214,7 @@ EDGE_TABLE = b"".join([
 ])
 @pytest.mark.parametrize("chunk", [1 << 24, 1, 2, 7])
 def test_edge_case_table(tmp_path, monkeypatch, chunk):
-    monkeypatch.setattr(pp, "_CHUNK", chunk)  # also splits lines (and \r\n) across reads
+    monkeypatch.setattr(paraphrase_build, "_CHUNK", chunk)  # also splits lines (and \r\n) across reads
     path = tmp_path / "paraphrase-xx.gz"
     path.write_bytes(gzip.compress(EDGE_TABLE))
     table = ParaphraseTable.load(path, tmp_path / "cache")
@@ -270,7 +270,7 @@ def test_second_load_reuses_index(tmp_path, monkeypatch):
     def no_build(*args):
         raise AssertionError("rebuilt a valid index")
 
-    monkeypatch.setattr(pp, "_build_index", no_build)
+    monkeypatch.setattr(pp, "build_index", no_build)
     second = ParaphraseTable.load(MINI, tmp_path)
     after = second.index_path.stat()
     assert second.index_path == first.index_path
@@ -278,20 +278,45 @@ def test_second_load_reuses_index(tmp_path, monkeypatch):
     assert second.fingerprint == first.fingerprint
 
 
-# Detected: a wrong length, magic, version or header (crc32), and inconsistent section ends; the
-# body is not checksummed (that would read every page on each load).
-@pytest.mark.parametrize("damage", ["truncate", "short", "longer", "empty", "magic", "header"])
-def test_damaged_index_is_rebuilt(tmp_path, damage):
+def _section(data: bytes, name: str) -> tuple[int, int]:
+    return read_header(data).sections[name]
+
+
+def _flip_middle(data: bytes, name: str) -> bytes:
+    lo, hi = _section(data, name)
+    mid = (lo + hi) // 2
+    return data[:mid] + bytes([data[mid] ^ 0x10]) + data[mid + 1:]
+
+
+def _child_out_of_range(data: bytes) -> bytes:
+    lo, hi = _section(data, "child")
+    at = lo + 4 * ((hi - lo) // 8)
+    return data[:at] + (0xFFFFFFF0).to_bytes(4, sys.byteorder) + data[at + 4:]
+
+
+# Detected: a wrong length, magic, version or header (crc32), inconsistent section ends, and any
+# changed byte of the body (a crc32 per section, checked on every load).
+DAMAGE = {"truncate": lambda g: g[:len(g) // 2], "short": lambda g: g[:-1], "longer": lambda g: g + b"\0",
+          "empty": lambda g: b"", "magic": lambda g: b"X" + g[1:],
+          "header": lambda g: g[:40] + bytes([g[40] ^ 1]) + g[41:],
+          "tok": lambda g: _flip_middle(g, "tok"), "start": lambda g: _flip_middle(g, "start"),
+          "para": lambda g: _flip_middle(g, "para"), "vocab": lambda g: _flip_middle(g, "vocab"),
+          "child": _child_out_of_range}
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGE))
+def test_damaged_index_is_rebuilt(tmp_path, damage, caplog):
     table = ParaphraseTable.load(MINI, tmp_path)
     pair = sample_pairs(limit_ted=3, limit_flickr=0)[2]
     expected = table.matches(*pair)
     path = table.index_path
     good = path.read_bytes()
-    bad = {"truncate": good[:len(good) // 2], "short": good[:-1], "longer": good + b"\0", "empty": b"",
-           "magic": b"X" + good[1:], "header": good[:40] + bytes([good[40] ^ 1]) + good[41:]}[damage]
-    path.write_bytes(bad)
-    assert not pp._index_ok(path, os.stat(MINI))
-    rebuilt = ParaphraseTable.load(MINI, tmp_path)
+    path.write_bytes(DAMAGE[damage](good))
+    with pytest.raises(pp.ParaphraseIndexError):
+        ParaphraseTable(MINI, path)
+    with caplog.at_level(logging.WARNING, logger="meteor_metric"):
+        rebuilt = ParaphraseTable.load(MINI, tmp_path)
+    assert [r.getMessage() for r in caplog.records if "rebuilding" in r.getMessage()] != []
     assert rebuilt.index_path.read_bytes() == good
     assert rebuilt.matches(*pair) == expected
 
@@ -309,8 +334,8 @@ def test_stale_index_is_not_used(tmp_path):
 
 def _load_in_child(cache, barrier, queue):
     built = []
-    real_build = pp._build_index
-    pp._build_index = lambda *args: (built.append(1), real_build(*args))
+    real_build = pp.build_index
+    pp.build_index = lambda *args, **kwargs: (built.append(1), real_build(*args, **kwargs))
     barrier.wait()
     table = ParaphraseTable.load(MINI, cache)
     queue.put((len(built), str(table.index_path), table.matches(("a", "ball"), ("a", "bag"))))
