@@ -79,3 +79,29 @@ class PTBTokenizer:
         """``{image_id: [{"caption": text}, ...]}`` -> ``{image_id: [token string, ...]}``."""
         return {image: [ptb_tokenize(c["caption"]) for c in captions]
                 for image, captions in captions_for_image.items()}
+
+
+#: Values of the ``tokenize`` option of the evaluate wrapper and the CLI (``--tokenize``).
+TOKENIZE_OPTIONS = ("none", "ptb")
+
+
+def check_tokenize(tokenize: str) -> str:
+    if tokenize not in TOKENIZE_OPTIONS:
+        raise ValueError(f"tokenize={tokenize!r} is unknown: give one of {', '.join(TOKENIZE_OPTIONS)}")
+    return tokenize
+
+
+def pretokenize(hypothesis: str, references: Sequence[str], tokenize: str) -> tuple[str, list[str]]:
+    """A segment as the scorer should see it: unchanged (``"none"``) or PTB-tokenized (``"ptb"``: COCO-style
+    METEOR, pycocoevalcap's PTBTokenizer before METEOR 1.5)."""
+    if check_tokenize(tokenize) == "none":
+        return hypothesis, list(references)
+    return ptb_tokenize(hypothesis), [ptb_tokenize(r) for r in references]
+
+
+def tokenized_signature(signature: str, tokenize: str) -> str:
+    """``signature`` with ``tok:ptb`` after its first field (unchanged for ``"none"``)."""
+    if check_tokenize(tokenize) == "none":
+        return signature
+    head, _, rest = signature.partition("|")
+    return f"{head}|tok:{tokenize}|{rest}" if rest else f"{head}|tok:{tokenize}"
