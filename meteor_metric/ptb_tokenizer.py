@@ -4,7 +4,9 @@ pycocoevalcap pipes captions through Stanford CoreNLP 3.4.1
 ``edu.stanford.nlp.process.PTBTokenizer -preserveLines -lowerCase`` and then drops the tokens of its
 ``PUNCTUATIONS`` list. :func:`ptb_tokenize` reimplements the rules of that pipeline that English captions
 meet: whitespace and punctuation splitting, clitics (``'s``, ``n't``, ``'re`` ...), sentence-final periods
-kept on abbreviations (``t.v.``, ``ave.``), quotes and brackets mapped to PTB tokens, lower-casing.
+kept on abbreviations (``t.v.``, ``ave.``), quotes and brackets mapped to PTB tokens, lower-casing. As in
+pycocoevalcap, brackets survive as ``-lrb-``/``-rrb-``: the Java tokenizer lower-cases them, and the
+``PUNCTUATIONS`` list names only the upper-case forms.
 Checked against the Java tokenizer on every caption line of the Flickr8k and THumB data
 (``tests/test_coco.py``); text far from captions (URLs, emoticons, non-Latin scripts) is not covered.
 """
@@ -61,7 +63,7 @@ def ptb_tokens(line: str) -> list[str]:
             out.append("..." if piece == "..." else ".")
         else:
             out.extend(_split_word(piece) if piece not in ",;:!?--" else [piece])
-    return [t if t in _BRACKETS.values() else t.lower() for t in out]
+    return [t.lower() for t in out]  # -lowerCase also gives -lrb-, which PUNCTUATIONS then keeps
 
 
 def ptb_tokenize(line: str) -> str:
