@@ -86,3 +86,29 @@ def test_against_live_pycocoevalcap():
     java = JavaMeteor().compute_score(gts, res)
     ours = Meteor().compute_score(gts, res)
     assert abs(ours[0] - java[0]) <= 1e-12 and all(abs(x - y) <= 1e-12 for x, y in zip(ours[1], java[1]))
+
+
+def test_tokenize_ptb_in_cli_and_evaluate(tmp_path, capsys, lines):
+    """``--tokenize ptb`` / ``tokenize="ptb"`` score the PTB tokens with METEOR 1.5 (the THumB goldens' first rows)."""
+    import evaluate
+
+    import meteor_metric
+    from meteor_metric.cli import main
+
+    hyps, refs = (x[:20] for x in gen.meteor_sets()["thumb-mscoco"])
+    expected = Meteor().compute_score({i: [ptb_tokenize(x) for x in r] for i, r in enumerate(refs)},
+                                      {i: [ptb_tokenize(h)] for i, h in enumerate(hyps)})
+    assert expected[1] != Meteor().compute_score(dict(enumerate(refs)), {i: [h] for i, h in enumerate(hyps)})[1]
+    (tmp_path / "h.txt").write_text("".join(h + "\n" for h in hyps), encoding="utf-8")
+    ref_args = []
+    for j in range(4):
+        (tmp_path / f"r{j}.txt").write_text("".join(r[j] + "\n" for r in refs), encoding="utf-8")
+        ref_args += ["--ref", str(tmp_path / f"r{j}.txt")]
+    assert main(["score", "--hyp", str(tmp_path / "h.txt"), *ref_args, "--json", "--tokenize", "ptb"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["segment_scores"] == expected[1] and out["score"] == expected[0]
+    assert out["signature"].startswith("meteor-1.5|tok:ptb|")
+    result = evaluate.load(meteor_metric.EVALUATE_MODULE).compute(
+        predictions=hyps, references=refs, tokenize="ptb", return_segment_scores=True)
+    assert result["scores"] == expected[1] and result["meteor"] == expected[0]
+    assert result["signature"] == out["signature"]
