@@ -8,10 +8,10 @@ Two-line switch in a COCO/Flickr captioning evaluation::
 ``Meteor().compute_score(gts, res)`` scores like pycocoevalcap's wrapper of ``meteor-1.5.jar -stdio -l en -norm``:
 each image's score and the corpus score from the summed statistics (the jar's ``EVAL``), images in
 ``gts.keys()`` order. The wrapper's line-protocol quirks are reproduced: ``|||`` is removed from the hypothesis
-(then each pair of spaces becomes one, Python ``str.replace``), a reference containing ``|||`` becomes several references, and
-every field is trimmed like Java ``String.trim()`` (characters up to U+0020). Where the wrapper would send the
-jar an empty field (an empty hypothesis or reference, which makes pycocoevalcap fail with
-"could not convert string to float"), this raises a ``ValueError`` naming the image instead.
+(then each pair of spaces becomes one, Python ``str.replace``), a reference containing ``|||`` becomes several
+references, and every field is trimmed like Java ``String.trim()`` (characters up to U+0020). Where the wrapper
+would send the jar an empty field (an empty hypothesis or reference), this raises a ``ValueError`` naming the
+image instead of scoring it.
 """
 
 from __future__ import annotations
@@ -86,6 +86,7 @@ TOKENIZE_OPTIONS = ("none", "ptb")
 
 
 def check_tokenize(tokenize: str) -> str:
+    """``tokenize`` if it is one of :data:`TOKENIZE_OPTIONS`, else a ``ValueError`` listing them."""
     if tokenize not in TOKENIZE_OPTIONS:
         raise ValueError(f"tokenize={tokenize!r} is unknown: give one of {', '.join(TOKENIZE_OPTIONS)}")
     return tokenize
