@@ -2,8 +2,8 @@
 
 Two-line switch in a COCO/Flickr captioning evaluation::
 
-    from meteor_metric.coco import Meteor, PTBTokenizer   # was: from pycocoevalcap.meteor.meteor import Meteor
-                                                          #      from pycocoevalcap.tokenizer.ptbtokenizer import PTBTokenizer
+    from meteor_metric.coco import Meteor        # was: from pycocoevalcap.meteor.meteor import Meteor
+    from meteor_metric.coco import PTBTokenizer  # was: from pycocoevalcap.tokenizer.ptbtokenizer import PTBTokenizer
 
 ``Meteor().compute_score(gts, res)`` scores like pycocoevalcap's wrapper of ``meteor-1.5.jar -stdio -l en -norm``:
 each image's score and the corpus score from the summed statistics (the jar's ``EVAL``), images in
