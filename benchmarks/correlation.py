@@ -13,8 +13,8 @@ sacrebleu (the ``dev`` extra).
 
 METEOR 1.5 is aligned once per (segment, reference) and cached in ``benchmarks/.cache/``; every
 METEOR 1.5 column is then rescored from those statistics (``meteor_metric.vectorized``).
-``flickr8k/expert+ptb`` repeats Flickr8k-Expert on text PTB-tokenized by pycocoevalcap's Stanford
-tokenizer (the protocol of the data README's 41.8), when java and pycocoevalcap are installed.
+``flickr8k/expert+ptb`` repeats Flickr8k-Expert on text PTB-tokenized like pycocoevalcap's Stanford
+tokenizer (the protocol of the data README's 41.8), by ``meteor_metric.coco``'s pure-Python tokenizer (no Java).
 """
 
 from __future__ import annotations
@@ -25,10 +25,7 @@ import hashlib
 import json
 import multiprocessing
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Callable, Optional
@@ -40,14 +37,13 @@ import evalsets  # noqa: E402
 
 from meteor_metric import Meteor, get_scorer  # noqa: E402
 from meteor_metric.correlation import kendall, pearson  # noqa: E402
+from meteor_metric.ptb_tokenizer import ptb_tokenize  # noqa: E402
 from meteor_metric.params import resolve_params  # noqa: E402
 from meteor_metric.presets import SHIPPED_TASKS, load_shipped  # noqa: E402
 from meteor_metric.vectorized import StatsTable, collect_stats, corpus_scores, segment_scores  # noqa: E402
 
 CACHE = Path(__file__).resolve().parent / ".cache"
 TASK_COLUMNS = ("rank", "adq", "hter", "util", "li", "tune")
-PTB_PUNCT = {"''", "'", "``", "`", "-LRB-", "-RRB-", "-LCB-", "-RCB-", ".", "?", "!", ",", ":", "-", "--",
-             "...", ";"}
 
 
 # -- cached scoring ------------------------------------------------------------------------------
@@ -134,32 +130,15 @@ def sacrebleu_scores(ev: evalsets.EvalSet, metric: str) -> tuple[np.ndarray, dic
     return np.array(seg), sys_scores
 
 
-# -- PTB tokenization (pycocoevalcap's Stanford tokenizer, optional) ---------------------------------
-
-def ptb_tokenize(texts: list[str]) -> list[str]:
-    """pycocoevalcap's PTBTokenizer: Stanford PTBTokenizer -preserveLines -lowerCase, punctuation dropped."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("pycocoevalcap")
-    if spec is None or shutil.which("java") is None:
-        raise RuntimeError("needs pycocoevalcap and java")
-    jar = Path(spec.submodule_search_locations[0]) / "tokenizer" / "stanford-corenlp-3.4.1.jar"
-    with tempfile.TemporaryDirectory() as tmp:
-        src = Path(tmp) / "in.txt"
-        src.write_text("\n".join(t.replace("\n", " ") for t in texts), encoding="utf-8")
-        out = subprocess.run(["java", "-cp", str(jar), "edu.stanford.nlp.process.PTBTokenizer",
-                              "-preserveLines", "-lowerCase", str(src)], capture_output=True, check=True)
-    lines = out.stdout.decode("utf-8").split("\n")
-    return [" ".join(w for w in line.rstrip().split(" ") if w not in PTB_PUNCT) for line in lines[:len(texts)]]
-
+# -- PTB tokenization (pycocoevalcap's PTBTokenizer, pure Python: meteor_metric.coco) ------------------
 
 def ptb_variant(ev: evalsets.EvalSet) -> evalsets.EvalSet:
-    path = CACHE / f"{ev.name.replace('/', '__')}.ptb.{_digest(ev)}.json"
+    path = CACHE / f"{ev.name.replace('/', '__')}.ptb-py.{_digest(ev)}.json"
     if path.exists():
         hyps, refs = json.loads(path.read_text())
     else:
         flat = ev.hyps + [r for refs in ev.refs for r in refs]
-        tok = ptb_tokenize(flat)
+        tok = [ptb_tokenize(t) for t in flat]
         hyps, it = tok[:len(ev.hyps)], iter(tok[len(ev.hyps):])
         refs = [[next(it) for _ in r] for r in ev.refs]
         CACHE.mkdir(exist_ok=True)
@@ -270,12 +249,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         ev = evalsets.load(name)
         results[name] = evaluate_set(ev, args.workers, args.slow_max_rows)
         if name == "flickr8k/expert" and not args.no_ptb:
-            try:
-                ptb = ptb_variant(ev)
-            except (RuntimeError, subprocess.CalledProcessError) as exc:
-                print(f"  PTB tokenization skipped: {exc}", file=sys.stderr)
-            else:
-                results[name + "+ptb"] = evaluate_set(ptb, args.workers, 0)
+            results[name + "+ptb"] = evaluate_set(ptb_variant(ev), args.workers, 0)
         timings[name] = round(time.time() - t, 1)
     table = markdown(results)
     print(table)

@@ -24,6 +24,7 @@ from .meteor import BATCH_SIZE, MAX_SEGMENT_TOKENS, CorpusResult, Meteor, Segmen
 from .params import LANGUAGE_NAMES, TASKS, normalization_mode, resolve_params
 from .profiles import DEFAULT_PROFILE, PROFILES, Scorer, get_scorer
 from . import tune_cli
+from .coco import TOKENIZE_OPTIONS, pretokenize, tokenized_signature
 
 EXIT_OK = 0
 EXIT_ERROR = 1  # a resource could not be loaded or another runtime failure
@@ -156,6 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--json", dest="format", action="store_const", const="json", help="same as --format json")
     score.add_argument("--workers", type=_positive, default=1, metavar="N",
                        help="score in N processes (identical results; default 1)")
+    score.add_argument("--tokenize", choices=TOKENIZE_OPTIONS, default="none",
+                       help="ptb: pycocoevalcap's PTB tokenization first (COCO-style METEOR, pure Python)")
     progress = score.add_mutually_exclusive_group()
     progress.add_argument("--progress", dest="progress", action="store_true", default=None,
                           help="show a progress bar on stderr (default: for 1,000+ segments on a terminal)")
@@ -370,13 +373,15 @@ def run_score(args, out: TextIO) -> None:
         with tqdm(total=corpus.n_segments, unit="seg", file=sys.stderr, disable=not show, mininterval=0.5,
                   desc="METEOR") as bar:
             try:
-                for segment, n_refs in score_stream(spec, scorer, corpus.pairs(), args.workers):
+                pairs = (pretokenize(h, r, args.tokenize) for h, r in corpus.pairs())
+                for segment, n_refs in score_stream(spec, scorer, pairs, args.workers):
                     totals.add(segment, n_refs)
                     writer.segment(segment)
                     bar.update()
             except ValueError as exc:  # a segment the scorer refuses (the message names it)
                 raise InputError(str(exc)) from None
-        writer.finish(totals.result())
+        result = totals.result()
+        writer.finish(dataclasses.replace(result, signature=tokenized_signature(result.signature, args.tokenize)))
     finally:
         corpus.close()
 

@@ -15,6 +15,7 @@ import datasets
 import evaluate
 
 from .meteor import check_corpus
+from .coco import pretokenize, tokenized_signature
 from .profiles import DEFAULT_PROFILE, PROFILES, get_scorer
 
 _CITATION = """\
@@ -59,6 +60,8 @@ Args:
     params_file (`str`): a preset JSON file written by `meteor-metric tune` (meteor-1.5 profile).
     normalization (`str`): how text becomes tokens; meteor-1.5: "norm" (default, the jar's -norm),
         "norm_nopunct", "lc_only", "no_norm"; nltk: "word_tokenize" (default) or "split".
+    tokenize (`str`): "none" (default) or "ptb": pycocoevalcap's PTB tokenization first (pure Python,
+        `meteor_metric.coco`), i.e. COCO-style METEOR; named `tok:ptb` in the signature.
     return_segment_scores (`bool`): also return the per-segment scores (default False).
 Returns:
     meteor (`float`): the system score of the profile: METEOR from the summed segment statistics
@@ -151,21 +154,22 @@ class MeteorMetric(evaluate.Metric):
     def _compute(self, predictions: Sequence[str], references: Sequence[Sequence[str]],
                  profile: Optional[str] = None, language: str = "en", task: Optional[str] = None,
                  normalization: Optional[str] = None, return_segment_scores: bool = False,
-                 params_file: Optional[str] = None) -> dict:
+                 params_file: Optional[str] = None, tokenize: str = "none") -> dict:
         if profile is None:
             if self.config_name not in ("default",) + PROFILES:
                 raise ValueError(f"unknown config name {self.config_name!r}: give one of the profiles "
                                  f"{', '.join(PROFILES)}, or none")
             profile = DEFAULT_PROFILE if self.config_name == "default" else self.config_name
         scorer = get_scorer(profile, language, task, normalization, params_file=params_file)
-        result = scorer.corpus_score(list(predictions), [list(r) for r in references])
+        pairs = [pretokenize(h, r, tokenize) for h, r in zip(predictions, references)]
+        result = scorer.corpus_score([h for h, _ in pairs], [r for _, r in pairs])
         output = {
             "meteor": float(result.score),
             "precision": float(result.precision),
             "recall": float(result.recall),
             "fmean": float(result.fmean),
             "fragmentation_penalty": float(result.fragmentation_penalty),
-            "signature": result.signature,
+            "signature": tokenized_signature(result.signature, tokenize),
         }
         if return_segment_scores:
             output["scores"] = [float(s) for s in result.segment_scores]
