@@ -1,4 +1,4 @@
-"""Candidate matchers (exact, stem, synonym, paraphrase) with the jar's candidate order.
+"""Candidate matchers (exact, stem, synonym, paraphrase; lemma, wn_similarity) with the jar's candidate order.
 
 Every matcher returns ``(ref_start, ref_len, hyp_start, hyp_len)`` tuples in the
 order the jar appends them; the order breaks ties in the aligner. Token
@@ -138,6 +138,60 @@ class SynonymMatcher:
                 mask = 0
                 for s in synsets(word):
                     mask |= by_synset.get(s, 0)
+                mask = memo[word] = mask & ~by_key.get(hyp_keys[i], 0)
+            while mask:
+                low = mask & -mask
+                out.append((low.bit_length() - 1, 1, i, 1))
+                mask ^= low
+        out.sort()
+        return out
+
+
+class LemmaMatcher(SynonymMatcher):
+    """Extension: tokens sharing a WordNet lemma (``morphy`` per part of speech) that are not identical."""
+
+    kind = "lemma"
+
+
+class SimilarityMatcher:
+    """Extension: tokens whose WordNet path similarity is at least ``threshold``, not identical.
+
+    ``index`` gives each word's hypernym ancestors with their distances (``SimilarityIndex``)."""
+
+    kind = "wn_similarity"
+
+    def __init__(self, index, threshold: float):
+        from .wn_similarity import max_distance
+
+        self._ancestors = index.word_ancestors
+        self._max = max_distance(threshold)
+        self._ref_index = lru_cache(maxsize=_REF_INDEX_CACHE)(self._index)
+
+    def _index(self, ref: tuple[str, ...]) -> _RefIndex:
+        """Per ancestor within reach: (distance, reference position bit) pairs; hash -> positions."""
+        by_ancestor: dict[int, list[tuple[int, int]]] = {}
+        by_key: dict[int, int] = {}
+        for j, (word, key) in enumerate(zip(ref, token_keys(ref))):
+            by_key[key] = by_key.get(key, 0) | 1 << j
+            for a, d in self._ancestors(word).items():
+                if d <= self._max:
+                    by_ancestor.setdefault(a, []).append((d, 1 << j))
+        return _RefIndex(by_ancestor, by_key, {})
+
+    def find(self, hyp, ref, hyp_keys, ref_keys) -> list[Span]:
+        """Pairs (j-major, i ascending) meeting at a common ancestor within the distance the threshold allows."""
+        by_ancestor, by_key, memo = self._ref_index(ref if type(ref) is tuple else tuple(ref))
+        if not by_ancestor:
+            return []
+        out = []
+        for i, word in enumerate(hyp):
+            mask = memo.get(word)
+            if mask is None:
+                mask = 0
+                for a, d in self._ancestors(word).items():
+                    for d_ref, bit in by_ancestor.get(a, ()):
+                        if d + d_ref <= self._max:
+                            mask |= bit
                 mask = memo[word] = mask & ~by_key.get(hyp_keys[i], 0)
             while mask:
                 low = mask & -mask
