@@ -77,6 +77,23 @@ def _pairs_by_key(hyp_match: Sequence[int], ref_match: Sequence[int],
     return out
 
 
+def _masked_spans(hyp: Sequence[str], hyp_keys: Sequence[int], by_key: dict[int, int], memo: dict[str, int],
+                  positions: Callable[[str], int]) -> list[Span]:
+    """Spans (j-major, i ascending) from ``positions(word)``, a bitmask of reference positions, less
+    the positions of identical tokens; each word's mask is computed once per reference (``memo``)."""
+    out = []
+    for i, word in enumerate(hyp):
+        mask = memo.get(word)
+        if mask is None:
+            mask = memo[word] = positions(word) & ~by_key.get(hyp_keys[i], 0)
+        while mask:
+            low = mask & -mask
+            out.append((low.bit_length() - 1, 1, i, 1))
+            mask ^= low
+    out.sort()
+    return out
+
+
 class ExactMatcher:
     """Tokens with equal Java hash codes."""
 
@@ -131,20 +148,14 @@ class SynonymMatcher:
         if not by_synset:
             return []
         synsets = self._synsets
-        out = []
-        for i, word in enumerate(hyp):
-            mask = memo.get(word)
-            if mask is None:
-                mask = 0
-                for s in synsets(word):
-                    mask |= by_synset.get(s, 0)
-                mask = memo[word] = mask & ~by_key.get(hyp_keys[i], 0)
-            while mask:
-                low = mask & -mask
-                out.append((low.bit_length() - 1, 1, i, 1))
-                mask ^= low
-        out.sort()
-        return out
+
+        def positions(word: str) -> int:
+            mask = 0
+            for s in synsets(word):
+                mask |= by_synset.get(s, 0)
+            return mask
+
+        return _masked_spans(hyp, hyp_keys, by_key, memo, positions)
 
 
 class LemmaMatcher(SynonymMatcher):
@@ -183,22 +194,18 @@ class SimilarityMatcher:
         by_ancestor, by_key, memo = self._ref_index(ref if type(ref) is tuple else tuple(ref))
         if not by_ancestor:
             return []
-        out = []
-        for i, word in enumerate(hyp):
-            mask = memo.get(word)
-            if mask is None:
-                mask = 0
-                for a, d in self._ancestors(word).items():
+        reach = self._max
+
+        def positions(word: str) -> int:
+            mask = 0
+            for a, d in self._ancestors(word).items():
+                if d <= reach:
                     for d_ref, bit in by_ancestor.get(a, ()):
-                        if d + d_ref <= self._max:
+                        if d + d_ref <= reach:
                             mask |= bit
-                mask = memo[word] = mask & ~by_key.get(hyp_keys[i], 0)
-            while mask:
-                low = mask & -mask
-                out.append((low.bit_length() - 1, 1, i, 1))
-                mask ^= low
-        out.sort()
-        return out
+            return mask
+
+        return _masked_spans(hyp, hyp_keys, by_key, memo, positions)
 
 
 class ParaphraseMatcher:

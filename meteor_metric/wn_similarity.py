@@ -6,7 +6,7 @@ puts a fake root above each synset, one link beyond its farthest ancestor; two n
 ``entity.n.01`` before that root, so the root is added for every synset here without changing a
 result. The similarity of two words is the largest over their synsets (``wordnet.synsets``), i.e.
 1 / (1 + the smallest d). The hypernym links are ``resources/wordnet/hypernyms.gz``, made by
-``scripts/build_wordnet_hypernyms.py`` (layout there); synset ids are those of ``nltk_wordnet``.
+``scripts/build_nltk_wordnet.py`` (layout there); synset ids are those of ``nltk_wordnet``.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ class SimilarityIndex:
     def __init__(self, wordnet: NltkWordNet, hypernyms: list[tuple[int, ...]]):
         if len(hypernyms) != len(wordnet):
             raise SimilarityTableError(f"hypernym table has {len(hypernyms)} synsets, the WordNet table "
-                                       f"{len(wordnet)}; regenerate it with scripts/build_wordnet_hypernyms.py")
+                                       f"{len(wordnet)}; regenerate it with scripts/build_nltk_wordnet.py")
         self._wordnet = wordnet
         self._hypernyms = hypernyms
         self._ancestors: dict[int, dict[int, int]] = {}
@@ -124,7 +124,7 @@ def _read(path: Path) -> list[tuple[int, ...]]:
         text = gzip.decompress(Path(path).read_bytes()).decode("ascii")
     except OSError as exc:
         raise SimilarityTableError(f"hypernym table {path} cannot be read ({exc}); reinstall meteor-metric "
-                                   "or regenerate it with scripts/build_wordnet_hypernyms.py") from exc
+                                   "or regenerate it with scripts/build_nltk_wordnet.py") from exc
     except (EOFError, zlib.error, UnicodeDecodeError) as exc:
         raise SimilarityTableError(f"hypernym table {path} is corrupt: {exc}") from exc
     head, *lines = text.split("\n")
