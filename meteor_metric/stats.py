@@ -82,7 +82,12 @@ class MeteorStats:
         return running.total
 
     def to_list(self) -> list[int]:
-        """The 23 numbers of the jar's ``-ssOut`` line (unused module slots are 0)."""
+        """The 23 numbers of the jar's ``-ssOut`` line (unused module slots are 0).
+
+        The line has no room for a fifth module, nor for the crossings of ``fragmentation="crossings"``."""
+        if len(self.test_content_matches) > MAX_MODULES:
+            raise ValueError(f"the jar's stats line has {MAX_MODULES} module slots, these statistics have "
+                             f"{len(self.test_content_matches)}: use at most {MAX_MODULES} modules for stats lines")
         values = [self.test_length, self.ref_length, self.test_function_words, self.ref_function_words]
         for i in range(MAX_MODULES):
             if i < len(self.test_content_matches):
