@@ -2,14 +2,16 @@
 """How well METEOR variants, BLEU and chrF agree with human judgments on ../shared/data.
 
     python benchmarks/correlation.py [--sets NAME ...] [--workers 2] [--json-out FILE] [--no-ptb]
-        [--slow-max-rows 10000]
+        [--slow-max-rows 10000] [--extras NAME ...] [--extras-only]
 
 Segment level: Kendall tau (tau-b; tau-c for Flickr8k-Expert) and Pearson against the judgments;
 system level: Pearson and Kendall of system scores against MQM / DA / THumB human scores (machine
 systems only). Protocols: ``evalsets.py`` and the data README. Columns: the profiles meteor-1.5,
 nltk and original (original, whose exact search is slow, only on sets of at most --slow-max-rows
 rows), the METEOR 1.5 English tasks, the shipped tuned presets, sentence/corpus BLEU and chrF from
-sacrebleu (the ``dev`` extra).
+sacrebleu (the ``dev`` extra), and the extensions of issue 16 (``ext:crossings``, ``ext:lemma``,
+``ext:wn_similarity``: the meteor-1.5 default plus one extra, see EXTRA_COLUMNS) on the training sets
+only (``--extras`` picks some, ``--extras-only`` skips every other column).
 
 METEOR 1.5 is aligned once per (segment, reference) and cached in ``benchmarks/.cache/``; every
 METEOR 1.5 column is then rescored from those statistics (``meteor_metric.vectorized``).
@@ -40,6 +42,7 @@ from meteor_metric.correlation import kendall, pearson  # noqa: E402
 from meteor_metric.ptb_tokenizer import ptb_tokenize  # noqa: E402
 from meteor_metric.params import resolve_params  # noqa: E402
 from meteor_metric.presets import SHIPPED_TASKS, load_shipped  # noqa: E402
+from meteor_metric.stats import StatsTotal  # noqa: E402
 from meteor_metric.vectorized import StatsTable, collect_stats, corpus_scores, segment_scores  # noqa: E402
 
 CACHE = Path(__file__).resolve().parent / ".cache"
@@ -60,9 +63,22 @@ def _cache_path(ev: evalsets.EvalSet, key: str, ext: str) -> Path:
 _worker: Optional[Callable] = None
 
 
+_RANK = resolve_params("en", "rank")
+#: The extensions' columns: METEOR 1.5's default (rank) plus one extension. An added module gets the
+#: rank weight of its nearest jar module (lemma: stem's 0.6; wn_similarity: synonym's 0.8), last in order.
+EXTRA_COLUMNS = {
+    "ext:crossings": {"fragmentation": "crossings"},
+    "ext:lemma": {"modules": _RANK.modules + ("lemma",), "weights": _RANK.weights + (0.6,)},
+    "ext:wn_similarity": {"modules": _RANK.modules + ("wn_similarity",), "weights": _RANK.weights + (0.8,)},
+}
+
+
 def _init(kind: str) -> None:
     global _worker
-    if kind.startswith("meteor:"):
+    if kind.startswith("extra:"):
+        meteor = Meteor(**EXTRA_COLUMNS[kind[6:]])
+        _worker = lambda hyps, refs: [(s.score, s.stats) for s in meteor.score_pairs(list(zip(hyps, refs)))]  # noqa: E731
+    elif kind.startswith("meteor:"):
         meteor = Meteor(modules=kind[7:].split(","))
         _worker = lambda hyps, refs: collect_stats(meteor, hyps, refs)  # noqa: E731
     else:
@@ -106,6 +122,28 @@ def profile_scores(ev: evalsets.EvalSet, profile: str, workers: int) -> np.ndarr
     np.save(path, scores)
     print(f"  scored {ev.name} with {profile} in {time.time() - t0:.0f} s", file=sys.stderr)
     return scores
+
+
+def extra_column(ev: evalsets.EvalSet, name: str, workers: int) -> dict:
+    """Correlations of an EXTRA_COLUMNS configuration: segment scores, and system scores from the
+    summed statistics of each system's segments (cached)."""
+    path = _cache_path(ev, name.replace(":", "-"), "json")
+    if path.exists():
+        return json.loads(path.read_text())
+    t0 = time.time()
+    rows = [r for part in _parallel("extra:" + name, ev, workers) for r in part]
+    seconds = time.time() - t0
+    print(f"  scored {ev.name} with {name} in {seconds:.0f} s", file=sys.stderr)
+    scorer = Meteor(**EXTRA_COLUMNS[name])
+    totals: dict[str, StatsTotal] = {}
+    for system, (_, stats) in zip(ev.system, rows):
+        totals.setdefault(system, StatsTotal()).add(stats)
+    sys_scores = {n: scorer.score_stats(t.total).score for n, t in totals.items()}
+    out = correlate(ev, np.array([score for score, _ in rows]), sys_scores)
+    out["seconds"] = round(seconds, 1)
+    CACHE.mkdir(exist_ok=True)
+    path.write_text(json.dumps(out))
+    return out
 
 
 def sacrebleu_scores(ev: evalsets.EvalSet, metric: str) -> tuple[np.ndarray, dict[str, float]]:
@@ -183,7 +221,16 @@ def _task_config(task: str) -> tuple:
     return (p.weights, p.alpha, p.beta, p.gamma, p.delta)
 
 
-def evaluate_set(ev: evalsets.EvalSet, workers: int, slow_max_rows: int) -> dict[str, dict]:
+def evaluate_set(ev: evalsets.EvalSet, workers: int, slow_max_rows: int, extras: tuple[str, ...] = (),
+                 extras_only: bool = False) -> dict[str, dict]:
+    results = {name: extra_column(ev, name, workers) for name in extras
+               if evalsets.SETS[ev.name.split("+")[0]].startswith("train")}  # training sets only
+    if not extras_only:
+        results.update(standard_columns(ev, workers, slow_max_rows))
+    return results
+
+
+def standard_columns(ev: evalsets.EvalSet, workers: int, slow_max_rows: int) -> dict[str, dict]:
     full = ("exact", "stem", "synonym", "paraphrase")
     configs = {"meteor-1.5": _task_config("rank")}
     configs.update({f"task:{t}": _task_config(t) for t in TASK_COLUMNS if t != "rank"})
@@ -211,7 +258,7 @@ def evaluate_set(ev: evalsets.EvalSet, workers: int, slow_max_rows: int) -> dict
 # -- output ----------------------------------------------------------------------------------------
 
 COLUMN_ORDER = ["meteor-1.5", "nltk", "original", "task:adq", "task:hter", "task:util", "task:li", "task:tune",
-                "task:universal", "tuned:mqm", "tuned:caption", "bleu", "chrf"]
+                "task:universal", "tuned:mqm", "tuned:caption", "bleu", "chrf", *EXTRA_COLUMNS]
 MEASURES = [("seg_kendall", "seg τ"), ("seg_pearson", "seg r"), ("sys_pearson", "sys r"),
             ("sys_kendall", "sys τ")]
 
@@ -240,6 +287,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--slow-max-rows", type=int, default=10000,
                     help="score with the (slow) original profile only sets of at most N rows")
     ap.add_argument("--json-out", default=str(Path(__file__).resolve().parent / "correlation.json"))
+    ap.add_argument("--extras", nargs="*", default=list(EXTRA_COLUMNS), choices=list(EXTRA_COLUMNS),
+                    help="extension columns, computed on the training sets only (default: all)")
+    ap.add_argument("--extras-only", action="store_true", help="only the extension columns")
     args = ap.parse_args(argv)
     t0 = time.time()
     results: dict[str, dict] = {}
@@ -247,8 +297,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     for name in args.sets:
         t = time.time()
         ev = evalsets.load(name)
-        results[name] = evaluate_set(ev, args.workers, args.slow_max_rows)
-        if name == "flickr8k/expert" and not args.no_ptb:
+        results[name] = evaluate_set(ev, args.workers, args.slow_max_rows, tuple(args.extras), args.extras_only)
+        if name == "flickr8k/expert" and not args.no_ptb and not args.extras_only:
             results[name + "+ptb"] = evaluate_set(ptb_variant(ev), args.workers, 0)
         timings[name] = round(time.time() - t, 1)
     table = markdown(results)

@@ -73,7 +73,7 @@ words left unmatched (the information of the jar's -writeAlignments, readable).
 {EXIT_HELP}"""
 
 _JAR_FLAGS = ("lang", "task", "lower", "no_punct", "modules", "weights", "params", "char",
-              "function_words", "paraphrase_table", "params_file")
+              "function_words", "paraphrase_table", "params_file", "fragmentation", "similarity_threshold")
 
 
 class InputError(Exception):
@@ -139,6 +139,10 @@ def _add_config_args(p: argparse.ArgumentParser) -> None:
                    help=f"longest segment in tokens (default {MAX_SEGMENT_TOKENS:,}; 0: no limit); alignment time "
                         "grows with the square of the length")
     p.add_argument("--params-file", metavar="FILE", help="a preset file from 'meteor-metric tune'")
+    p.add_argument("--fragmentation", choices=("chunks", "crossings"),
+                   help="order penalty from chunks (default, METEOR) or crossing match pairs (extension)")
+    p.add_argument("--similarity-threshold", type=float, metavar="X",
+                   help="least WordNet path similarity of the wn_similarity module (default 0.85)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -197,7 +201,8 @@ def _scorer_spec(args) -> tuple:
             args.lang, args.task, modules=args.modules, weights=args.weights, parameters=args.params,
             normalization=normalization_mode(args.norm, args.lower, args.no_punct), char_based=args.char,
             beam_size=args.beam, function_words=args.function_words, paraphrase_table=args.paraphrase_table,
-            params_file=args.params_file)
+            params_file=args.params_file, **{k: v for k, v in (("fragmentation", args.fragmentation), (
+                "similarity_threshold", args.similarity_threshold)) if v is not None})
     except ValueError as exc:
         raise InputError(str(exc)) from None
     if args.max_tokens < 0:

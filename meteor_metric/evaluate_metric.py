@@ -58,6 +58,9 @@ Args:
     task (`str`): METEOR 1.5 parameter preset ("rank", "adq", "hter", "li", ...; "mqm" and "caption"
         are tuned on human judgments, English); default: the language's default.
     params_file (`str`): a preset JSON file written by `meteor-metric tune` (meteor-1.5 profile).
+    modules (`list` of `str`): meteor-1.5 matchers, e.g. ["exact", "stem", "synonym", "paraphrase", "lemma"]
+        ("lemma" and "wn_similarity" are extensions, named in the signature).
+    fragmentation (`str`): meteor-1.5 order penalty, "chunks" (default) or the extension "crossings".
     normalization (`str`): how text becomes tokens; meteor-1.5: "norm" (default, the jar's -norm),
         "norm_nopunct", "lc_only", "no_norm"; nltk: "word_tokenize" (default) or "split".
     tokenize (`str`): "none" (default) or "ptb": pycocoevalcap's PTB tokenization first (pure Python,
@@ -154,13 +157,15 @@ class MeteorMetric(evaluate.Metric):
     def _compute(self, predictions: Sequence[str], references: Sequence[Sequence[str]],
                  profile: Optional[str] = None, language: str = "en", task: Optional[str] = None,
                  normalization: Optional[str] = None, return_segment_scores: bool = False,
-                 params_file: Optional[str] = None, tokenize: str = "none") -> dict:
+                 params_file: Optional[str] = None, modules: Optional[Sequence[str]] = None,
+                 fragmentation: Optional[str] = None, tokenize: str = "none") -> dict:
         if profile is None:
             if self.config_name not in ("default",) + PROFILES:
                 raise ValueError(f"unknown config name {self.config_name!r}: give one of the profiles "
                                  f"{', '.join(PROFILES)}, or none")
             profile = DEFAULT_PROFILE if self.config_name == "default" else self.config_name
-        scorer = get_scorer(profile, language, task, normalization, params_file=params_file)
+        scorer = get_scorer(profile, language, task, normalization, modules=modules, params_file=params_file,
+                            fragmentation=fragmentation)
         pairs = [pretokenize(h, r, tokenize) for h, r in zip(predictions, references)]
         result = scorer.corpus_score([h for h, _ in pairs], [r for _, r in pairs])
         output = {

@@ -1,4 +1,4 @@
-"""Candidate matchers (exact, stem, synonym, paraphrase) with the jar's candidate order.
+"""Candidate matchers (exact, stem, synonym, paraphrase; lemma, wn_similarity) with the jar's candidate order.
 
 Every matcher returns ``(ref_start, ref_len, hyp_start, hyp_len)`` tuples in the
 order the jar appends them; the order breaks ties in the aligner. Token
@@ -77,6 +77,23 @@ def _pairs_by_key(hyp_match: Sequence[int], ref_match: Sequence[int],
     return out
 
 
+def _masked_spans(hyp: Sequence[str], hyp_keys: Sequence[int], by_key: dict[int, int], memo: dict[str, int],
+                  positions: Callable[[str], int]) -> list[Span]:
+    """Spans (j-major, i ascending) from ``positions(word)``, a bitmask of reference positions, less
+    the positions of identical tokens; each word's mask is computed once per reference (``memo``)."""
+    out = []
+    for i, word in enumerate(hyp):
+        mask = memo.get(word)
+        if mask is None:
+            mask = memo[word] = positions(word) & ~by_key.get(hyp_keys[i], 0)
+        while mask:
+            low = mask & -mask
+            out.append((low.bit_length() - 1, 1, i, 1))
+            mask ^= low
+    out.sort()
+    return out
+
+
 class ExactMatcher:
     """Tokens with equal Java hash codes."""
 
@@ -131,20 +148,64 @@ class SynonymMatcher:
         if not by_synset:
             return []
         synsets = self._synsets
-        out = []
-        for i, word in enumerate(hyp):
-            mask = memo.get(word)
-            if mask is None:
-                mask = 0
-                for s in synsets(word):
-                    mask |= by_synset.get(s, 0)
-                mask = memo[word] = mask & ~by_key.get(hyp_keys[i], 0)
-            while mask:
-                low = mask & -mask
-                out.append((low.bit_length() - 1, 1, i, 1))
-                mask ^= low
-        out.sort()
-        return out
+
+        def positions(word: str) -> int:
+            mask = 0
+            for s in synsets(word):
+                mask |= by_synset.get(s, 0)
+            return mask
+
+        return _masked_spans(hyp, hyp_keys, by_key, memo, positions)
+
+
+class LemmaMatcher(SynonymMatcher):
+    """Extension: tokens sharing a WordNet lemma (``morphy`` per part of speech) that are not identical."""
+
+    kind = "lemma"
+
+
+class SimilarityMatcher:
+    """Extension: tokens whose WordNet path similarity is at least ``threshold``, not identical.
+
+    ``index`` gives each word's hypernym ancestors with their distances (``SimilarityIndex``)."""
+
+    kind = "wn_similarity"
+
+    def __init__(self, index, threshold: float):
+        from .wn_similarity import max_distance
+
+        self._ancestors = index.word_ancestors
+        self._max = max_distance(threshold)
+        self._ref_index = lru_cache(maxsize=_REF_INDEX_CACHE)(self._index)
+
+    def _index(self, ref: tuple[str, ...]) -> _RefIndex:
+        """Per ancestor within reach: (distance, reference position bit) pairs; hash -> positions."""
+        by_ancestor: dict[int, list[tuple[int, int]]] = {}
+        by_key: dict[int, int] = {}
+        for j, (word, key) in enumerate(zip(ref, token_keys(ref))):
+            by_key[key] = by_key.get(key, 0) | 1 << j
+            for a, d in self._ancestors(word).items():
+                if d <= self._max:
+                    by_ancestor.setdefault(a, []).append((d, 1 << j))
+        return _RefIndex(by_ancestor, by_key, {})
+
+    def find(self, hyp, ref, hyp_keys, ref_keys) -> list[Span]:
+        """Pairs (j-major, i ascending) meeting at a common ancestor within the distance the threshold allows."""
+        by_ancestor, by_key, memo = self._ref_index(ref if type(ref) is tuple else tuple(ref))
+        if not by_ancestor:
+            return []
+        reach = self._max
+
+        def positions(word: str) -> int:
+            mask = 0
+            for a, d in self._ancestors(word).items():
+                if d <= reach:
+                    for d_ref, bit in by_ancestor.get(a, ()):
+                        if d + d_ref <= reach:
+                            mask |= bit
+            return mask
+
+        return _masked_spans(hyp, hyp_keys, by_key, memo, positions)
 
 
 class ParaphraseMatcher:

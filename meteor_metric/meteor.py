@@ -12,13 +12,13 @@ from . import __version__
 from .aligner import Match, align, count_chunks, find_candidates
 from .gcpause import gc_paused
 from .javafmt import java_split_lines, utf16_len
-from .matcher import (ExactMatcher, Matcher, ParaphraseMatcher, StemMatcher, SynonymMatcher, cached_map,
-                      token_keys)
+from .matcher import (ExactMatcher, LemmaMatcher, Matcher, ParaphraseMatcher, SimilarityMatcher, StemMatcher,
+                      SynonymMatcher, cached_map, token_keys)
 from .normalize import java_lower, load_function_words, normalize_line, tokenize
 from .normalize_ext import ext_tokens
-from .params import (EXTENSION_NORMALIZATIONS, LANGUAGE_NAMES, METEOR_VERSION, MODULE_SHORT, MeteorParams,
-                     resolve_params)
-from .scorer import Metrics, compute_metrics
+from .params import (DEFAULT_SIMILARITY_THRESHOLD, EXTENSION_MODULES, EXTENSION_NORMALIZATIONS, LANGUAGE_NAMES,
+                     METEOR_VERSION, MODULE_SHORT, MeteorParams, resolve_params)
+from .scorer import Metrics, compute_metrics, count_crossings
 from .stats import MeteorStats, StatsTotal
 
 References = Union[str, Sequence[str]]
@@ -131,7 +131,9 @@ class Meteor(ProfileScorer):
     limit), because the alignment's time grows with the square of the length.
     Extensions beyond the jar (named in the signature): ``normalization=``
     ``"norm_ext"``/``"norm_ext_nopunct"`` (``-norm`` for languages the jar refuses),
-    ``"cjk_char"`` (one token per CJK character) and ``synonyms="omw"``.
+    ``"cjk_char"`` (one token per CJK character), ``synonyms="omw"``, the modules ``"lemma"`` (equal
+    WordNet lemmas) and ``"wn_similarity"`` (WordNet path similarity >= ``similarity_threshold``), and
+    ``fragmentation="crossings"`` (the order penalty from crossing match pairs instead of chunks).
     ``task="mqm"`` and ``task="caption"`` are presets tuned on human judgments (English);
     ``params_file`` reads a preset written by ``meteor-metric tune``.
     A scorer is safe to share between threads.
@@ -154,12 +156,14 @@ class Meteor(ProfileScorer):
         params_file: Optional[str] = None,
         cache_dir: Optional[str] = None,
         max_segment_tokens: Optional[int] = MAX_SEGMENT_TOKENS,
+        fragmentation: str = "chunks",
+        similarity_threshold: float = DEFAULT_SIMILARITY_THRESHOLD,
     ):
         params = resolve_params(
             language, task, parameters=parameters, weights=weights, modules=modules,
             normalization=normalization, char_based=char_based, beam_size=beam_size,
             function_words=function_words, paraphrase_table=paraphrase_table, synonyms=synonyms,
-            params_file=params_file)
+            params_file=params_file, fragmentation=fragmentation, similarity_threshold=similarity_threshold)
         self._init(params, cache_dir, max_segment_tokens)
 
     @classmethod
@@ -217,6 +221,15 @@ class Meteor(ProfileScorer):
             code = omw_language(lang, self.params.synonyms)
             self._resource_ids.append(f"syn:omw-1.4-{code}")
             return SynonymMatcher(omw_synsets(code))
+        if module in EXTENSION_MODULES:
+            from .nltk_wordnet import NltkWordNet
+
+            wordnet = NltkWordNet.shipped()
+            if module == "lemma":
+                return LemmaMatcher(wordnet.lemmas)
+            from .wn_similarity import SimilarityIndex
+
+            return SimilarityMatcher(SimilarityIndex.shipped(wordnet), self.params.similarity_threshold)
         if module == "synonym":
             from .synonyms import SynonymTable
 
@@ -293,7 +306,7 @@ class Meteor(ProfileScorer):
         if len(stats.test_content_matches) != len(p.modules):
             raise ValueError(f"statistics have {len(stats.test_content_matches)} module slots, "
                              f"this configuration has {len(p.modules)} modules")
-        return compute_metrics(stats, p.weights, p.alpha, p.beta, p.gamma, p.delta)
+        return compute_metrics(stats, p.weights, p.alpha, p.beta, p.gamma, p.delta, p.fragmentation)
 
     def _check_length(self, tokens: tuple[str, ...], where: str) -> tuple[str, ...]:
         limit = self.max_segment_tokens
@@ -396,10 +409,11 @@ class Meteor(ProfileScorer):
                     rc[module] += ref_size[k]
             hyp_words += hyp_len
             ref_words += ref_len
+        crossings = count_crossings(matches) if self.params.fragmentation == "crossings" else (0, 0)
         return MeteorStats(
             sum(hyp_size), sum(ref_size), sum(compress(hyp_size, hyp_fw)), sum(compress(ref_size, ref_fw)),
             tuple(tc), tuple(rc), tuple(tf), tuple(rf),
-            count_chunks(matches), hyp_words, ref_words)
+            count_chunks(matches), hyp_words, ref_words, *crossings)
 
 
 class SummedStatsAccumulator:
@@ -432,6 +446,11 @@ def _extension_ids(params: MeteorParams) -> tuple[str, ...]:
     used = [params.normalization] if params.normalization in EXTENSION_NORMALIZATIONS else []
     if params.synonyms is not None:
         used.append(params.synonyms)
+    used += [m for m in params.modules if m in EXTENSION_MODULES]
+    if "wn_similarity" in params.modules:
+        used.append(f"sim>={params.similarity_threshold!r}")
+    if params.fragmentation != "chunks":
+        used.append(params.fragmentation)
     return ("ext:" + ",".join(used),) if used else ()
 
 

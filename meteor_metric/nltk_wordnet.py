@@ -97,12 +97,20 @@ class NltkWordNet:
                 forms.append(form)
         return forms
 
-    def synsets(self, word: str) -> list[tuple[str, ...]]:
-        """``wordnet.synsets(word)`` as (type, lemma names...) per synset, repeats kept, in NLTK's
+    def synset_ids(self, word: str) -> list[int]:
+        """The synsets of ``wordnet.synsets(word)`` as table line numbers, repeats kept, in NLTK's
         order of parts of speech and forms (a form's synsets in file order)."""
         word = word.lower()
-        return [self._synsets[sid] for pos in POS_ORDER for form in self.morphy(word, pos)
-                for sid in self._index[pos][form]]
+        return [sid for pos in POS_ORDER for form in self.morphy(word, pos) for sid in self._index[pos][form]]
+
+    def synsets(self, word: str) -> list[tuple[str, ...]]:
+        """``wordnet.synsets(word)`` as (type, lemma names...) per synset (see :meth:`synset_ids`)."""
+        return [self._synsets[sid] for sid in self.synset_ids(word)]
+
+    def lemmas(self, word: str) -> frozenset[str]:
+        """The word's WordNet lemmas: ``wordnet.morphy(word, pos)`` for each part of speech (the first
+        indexed form), those that exist; empty for a word WordNet does not know."""
+        return frozenset(forms[0] for forms in (self.morphy(word, pos) for pos in POS_ORDER) if forms)
 
     def synonyms(self, word: str) -> frozenset[str]:
         """What NLTK's METEOR matches a word with: the lemma names without "_" of all its synsets,

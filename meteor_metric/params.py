@@ -15,8 +15,14 @@ from typing import Optional, Sequence
 
 METEOR_VERSION = "1.5"
 
-MODULE_NAMES = ("exact", "stem", "synonym", "paraphrase")
-MODULE_SHORT = {"exact": "ex", "stem": "st", "synonym": "sy", "paraphrase": "pa"}
+MODULE_NAMES = ("exact", "stem", "synonym", "paraphrase", "lemma", "wn_similarity")
+MODULE_SHORT = {"exact": "ex", "stem": "st", "synonym": "sy", "paraphrase": "pa", "lemma": "le",
+                "wn_similarity": "ws"}
+EXTENSION_MODULES = ("lemma", "wn_similarity")
+"""Not in METEOR 1.5 (WordNet lemmas, WordNet path similarity; English); the signature names them."""
+FRAGMENTATIONS = ("chunks", "crossings")
+"""``chunks`` is METEOR's; ``crossings`` (an extension) counts crossing match pairs instead."""
+DEFAULT_SIMILARITY_THRESHOLD = 0.85
 
 NORMALIZATIONS = ("no_norm", "lc_only", "norm", "norm_nopunct")
 EXTENSION_NORMALIZATIONS = ("norm_ext", "norm_ext_nopunct", "cjk_char")
@@ -150,6 +156,8 @@ class MeteorParams:
     paraphrase_table: Optional[str] = None  # path of a table; None = find it (see paraphrase.py)
     synonyms: Optional[str] = None  # extension: "omw" / "omw:<code>" synonyms for non-English (omw.py)
     preset: Optional[str] = None  # ``name@digest`` of the preset file the configuration came from
+    fragmentation: str = "chunks"  # extension "crossings": the order penalty from crossing match pairs
+    similarity_threshold: float = DEFAULT_SIMILARITY_THRESHOLD  # of the wn_similarity module
 
     @property
     def parameters(self) -> tuple[float, float, float, float]:
@@ -194,6 +202,8 @@ def resolve_params(
     paraphrase_table: Optional[str] = None,
     synonyms: Optional[str] = None,
     params_file: Optional[str] = None,
+    fragmentation: str = "chunks",
+    similarity_threshold: float = DEFAULT_SIMILARITY_THRESHOLD,
 ) -> MeteorParams:
     """Resolve a configuration in the jar's order: language, task, parameters, weights, modules.
 
@@ -202,18 +212,20 @@ def resolve_params(
     (missing ones become 0.0, as in the jar). Lists may be sequences or
     comma/space-separated strings. Invalid combinations the jar would crash on
     raise ``ValueError``. Extensions beyond the jar: ``normalization`` in
-    :data:`EXTENSION_NORMALIZATIONS` and ``synonyms="omw"`` (synonyms for other languages).
+    :data:`EXTENSION_NORMALIZATIONS`, ``synonyms="omw"`` (synonyms for other languages), the modules in
+    :data:`EXTENSION_MODULES` (``similarity_threshold`` is wn_similarity's) and ``fragmentation="crossings"``.
     ``params_file`` (a preset JSON file, see ``presets.py``) gives the
     modules, weights and parameters instead of a task; the tasks ``mqm`` and ``caption`` are the
     presets shipped with the package (English).
     """
     lang = normalize_language(language)
+    extras = _check_extras(fragmentation, similarity_threshold)
     if params_file is not None:
-        return _from_preset(lang, params_file, None, task, parameters, weights, modules, normalization,
-                            char_based, beam_size, function_words, paraphrase_table, synonyms)
+        return replace(_from_preset(lang, params_file, None, task, parameters, weights, modules, normalization,
+                                    char_based, beam_size, function_words, paraphrase_table, synonyms), **extras)
     if task is not None and str(task).lower() in SHIPPED_PRESET_TASKS and parameters is None:
-        return _from_preset(lang, None, str(task).lower(), None, None, weights, modules, normalization,
-                            char_based, beam_size, function_words, paraphrase_table, synonyms)
+        return replace(_from_preset(lang, None, str(task).lower(), None, None, weights, modules, normalization,
+                                    char_based, beam_size, function_words, paraphrase_table, synonyms), **extras)
     if parameters is not None:
         task_name = "custom"
     elif task is None or task == "default":
@@ -275,6 +287,9 @@ def resolve_params(
     if "synonym" in mods and lang != "en" and synonyms is None:
         raise ValueError("the synonym module exists only for English (WordNet) in METEOR 1.5; remove it "
                          "from modules, or use the extension synonyms='omw' (Open Multilingual Wordnet)")
+    if lang != "en" and set(mods) & set(EXTENSION_MODULES):
+        raise ValueError(f"the modules {', '.join(EXTENSION_MODULES)} use the English WordNet; "
+                         f"they do not apply to {LANGUAGE_NAMES[lang]}")
     if "stem" in mods and lang not in STEM_LANGUAGES:
         raise ValueError(f"METEOR 1.5 has no stemmer for {LANGUAGE_NAMES[lang]}; remove 'stem' from modules")
     if isinstance(beam_size, bool) or not isinstance(beam_size, int) or beam_size < 1:
@@ -283,8 +298,19 @@ def resolve_params(
         language=lang, task=task_name, modules=mods, weights=tuple(float(w) for w in resolved_weights),
         alpha=params[0], beta=params[1], gamma=params[2], delta=params[3],
         normalization=normalization, char_based=bool(char_based), beam_size=beam_size,
-        function_words=function_words, paraphrase_table=paraphrase_table, synonyms=synonyms,
+        function_words=function_words, paraphrase_table=paraphrase_table, synonyms=synonyms, **extras,
     )
+
+
+def _check_extras(fragmentation: str, similarity_threshold: float) -> dict:
+    """The validated ``fragmentation`` and ``similarity_threshold`` as MeteorParams fields."""
+    if fragmentation not in FRAGMENTATIONS:
+        raise ValueError(f"unknown fragmentation {fragmentation!r}; choose one of {', '.join(FRAGMENTATIONS)}")
+    if (isinstance(similarity_threshold, bool) or not isinstance(similarity_threshold, (int, float))
+            or not 0.0 < similarity_threshold <= 1.0):
+        raise ValueError(f"similarity_threshold must be a number in (0, 1] (a WordNet path similarity), "
+                         f"got {similarity_threshold!r}")
+    return {"fragmentation": fragmentation, "similarity_threshold": float(similarity_threshold)}
 
 
 def _from_preset(lang: str, path: Optional[str], shipped: Optional[str], task: Optional[str],

@@ -61,14 +61,15 @@ def check_profile(profile: object) -> str:
 
 def get_scorer(profile: str = DEFAULT_PROFILE, language: str = "en", task: Optional[str] = None,
                normalization: Optional[str] = None, modules: Optional[Sequence[str]] = None,
-               params_file: Optional[str] = None) -> Scorer:
+               params_file: Optional[str] = None, fragmentation: Optional[str] = None) -> Scorer:
     """A shared scorer for a profile and its options (created once, then reused; thread-safe).
 
     ``normalization`` names how text becomes tokens, per profile (``NORMALIZATIONS``);
     ``None`` takes the profile's default. ``language``, ``task`` and ``modules`` are METEOR 1.5
     options; the ``nltk`` and ``original`` profiles are English only and have no tasks.
     ``params_file`` is a preset file (``meteor-metric tune``) for meteor-1.5; its content's digest
-    is part of the cache key, so an edited file gives a new scorer.
+    is part of the cache key, so an edited file gives a new scorer. ``fragmentation="crossings"`` is
+    the meteor-1.5 extension (``Meteor(fragmentation=...)``).
     """
     check_profile(profile)
     allowed = NORMALIZATIONS[profile]
@@ -81,14 +82,16 @@ def get_scorer(profile: str = DEFAULT_PROFILE, language: str = "en", task: Optio
         if language not in ("en", "english"):
             raise ValueError(f"the {profile} profile is English only (got language={language!r}); "
                              "use profile='meteor-1.5' for other languages")
-        if task is not None or modules is not None or params_file is not None:
-            raise ValueError(f"task, modules and params_file apply to the meteor-1.5 profile, not to {profile}")
+        if task is not None or modules is not None or params_file is not None or fragmentation is not None:
+            raise ValueError(f"task, modules, params_file and fragmentation apply to the meteor-1.5 profile, "
+                             f"not to {profile}")
     preset = None
     if params_file is not None:
         from .presets import load_preset
 
         preset = (params_file, load_preset(params_file).digest)
-    key = (profile, language, task, normalization, None if modules is None else tuple(modules), preset)
+    key = (profile, language, task, normalization, None if modules is None else tuple(modules), preset,
+           fragmentation or "chunks")
     with _lock:
         scorer = _scorers.get(key)
         if scorer is None:
@@ -97,10 +100,10 @@ def get_scorer(profile: str = DEFAULT_PROFILE, language: str = "en", task: Optio
 
 
 def _make(profile: str, language: str, task: Optional[str], normalization: str,
-          modules: Optional[tuple[str, ...]], preset: Optional[tuple[str, str]]) -> Scorer:
+          modules: Optional[tuple[str, ...]], preset: Optional[tuple[str, str]], fragmentation: str) -> Scorer:
     if profile == "meteor-1.5":
         return Meteor(language, task, normalization=normalization, modules=modules,
-                      params_file=None if preset is None else preset[0])
+                      params_file=None if preset is None else preset[0], fragmentation=fragmentation)
     if profile == "nltk":
         from .nltk_profile import NltkMeteor
 

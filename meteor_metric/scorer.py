@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from bisect import bisect_right, insort
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -29,8 +30,12 @@ class Metrics:
 
 
 def compute_metrics(stats: MeteorStats, weights: Sequence[float],
-                    alpha: float, beta: float, gamma: float, delta: float) -> Metrics:
-    """Score statistics in the jar's operation order (bit-compatible arithmetic)."""
+                    alpha: float, beta: float, gamma: float, delta: float,
+                    fragmentation: str = "chunks") -> Metrics:
+    """Score statistics in the jar's operation order (bit-compatible arithmetic).
+
+    ``fragmentation="crossings"`` (an extension) takes frag = crossing pairs / match pairs (0 with
+    fewer than two matches) instead of chunks / mean matched words."""
     t_wl = (delta * (stats.test_length - stats.test_function_words)) + ((1.0 - delta) * stats.test_function_words)
     r_wl = (delta * (stats.ref_length - stats.ref_function_words)) + ((1.0 - delta) * stats.ref_function_words)
     n = len(weights)
@@ -49,7 +54,9 @@ def compute_metrics(stats: MeteorStats, weights: Sequence[float],
     recall = java_div(r_wm, r_wl)
     f1 = java_div(2 * precision * recall, precision + recall)
     fmean = java_div(1.0, java_div(1.0 - alpha, precision) + java_div(alpha, recall))
-    if stats.is_perfect:
+    if fragmentation == "crossings":
+        frag = stats.crossings / stats.match_pairs if stats.match_pairs else 0.0
+    elif stats.is_perfect:
         frag = 0.0
     else:
         frag = java_div(float(stats.chunks), (stats.test_word_matches + stats.ref_word_matches) / 2)
@@ -60,6 +67,20 @@ def compute_metrics(stats: MeteorStats, weights: Sequence[float],
     elif not score > 0.0:  # Math.max(score, 0.0), which also turns -0.0 into 0.0
         score = 0.0
     return Metrics(precision, recall, f1, fmean, frag, penalty, score)
+
+
+def count_crossings(spans: Sequence[Sequence[int]]) -> tuple[int, int]:
+    """Crossing pairs and pairs of matches ``(ref_start, ref_len, hyp_start, hyp_len, ...)``.
+
+    A match is one alignment unit (a paraphrase phrase counts once). Ordered by hypothesis position,
+    two matches cross when the later one starts earlier in the reference."""
+    seen: list[int] = []  # reference starts of the matches before, in the hypothesis, sorted
+    crossings = 0
+    for span in sorted(spans, key=lambda s: s[2]):
+        crossings += len(seen) - bisect_right(seen, span[0])
+        insort(seen, span[0])
+    m = len(spans)
+    return crossings, m * (m - 1) // 2
 
 
 def _java_pow(x: float, y: float) -> float:

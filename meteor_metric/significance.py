@@ -76,6 +76,9 @@ class StatsModel:
 
     def __init__(self, scorer: Meteor):
         p = scorer.params
+        if p.fragmentation != "chunks":
+            raise ValueError(f"significance tests score the jar's statistics (chunks); fragmentation="
+                             f"{p.fragmentation!r} is not supported here: use the default 'chunks'")
         self.n_modules = len(p.modules)
         self.weights = p.weights
         self.alpha, self.beta, self.gamma, self.delta = p.alpha, p.beta, p.gamma, p.delta

