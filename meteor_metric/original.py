@@ -42,7 +42,7 @@ from .aligner import Match, count_chunks
 from .meteor import (CorpusResult, ProfileScorer, References, SegmentResult, SummedStatsAccumulator, _check_refs,
                      _check_text, check_corpus)
 from .normalize import java_lower, normalize_line, tokenize
-from .original_align import Pair, align_stage
+from .original_align import DEFAULT_SEARCH_BUDGET, Pair, align_stage
 from .scorer import Metrics
 from .stats import MeteorStats, StatsTotal
 from .synonyms import SynonymTable
@@ -59,7 +59,12 @@ class OriginalMeteor(ProfileScorer):
 
     _corpus_tag = "|corpus:summed"
 
-    def __init__(self) -> None:
+    def __init__(self, search_budget: int = DEFAULT_SEARCH_BUDGET) -> None:
+        """``search_budget``: most states one exact alignment search may visit before it raises
+        :class:`~meteor_metric.original_align.SearchBudgetExceeded` (roughly 1 s per 100,000 on one core)."""
+        if isinstance(search_budget, bool) or not isinstance(search_budget, int) or search_budget < 1:
+            raise ValueError(f"search_budget must be a positive int, got {search_budget!r}")
+        self._search_budget = search_budget
         self._porter = PorterStemmer(mode=PorterStemmer.ORIGINAL_ALGORITHM)
         self._synsets = SynonymTable.english().synsets
         self._stem = lru_cache(maxsize=1 << 16)(self._porter.stem)
@@ -82,7 +87,8 @@ class OriginalMeteor(ProfileScorer):
             taken = set(matched.values())
             free_ref = [i for i in range(len(ref)) if i not in matched]
             free_hyp = [j for j in range(len(hyp)) if j not in taken]
-            for i, j in align_stage(self._candidates(module, hyp, ref, free_hyp, free_ref), matched).items():
+            for i, j in align_stage(self._candidates(module, hyp, ref, free_hyp, free_ref), matched,
+                                    self._search_budget).items():
                 matched[i] = j
                 module_of[i] = module
         return [Match(i, 1, j, 1, module_of[i]) for i, j in sorted(matched.items())]

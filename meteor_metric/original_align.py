@@ -43,8 +43,19 @@ Pair = tuple[int, int]
 _popcount: Callable[[int], int] = getattr(int, "bit_count", None) or (lambda x: bin(x).count("1"))
 
 
-def align_stage(candidates: Iterable[Pair], earlier: Mapping[int, int]) -> dict[int, int]:
-    """The stage's best matches as ``{ref: hyp}`` (see the module docstring for "best")."""
+DEFAULT_SEARCH_BUDGET = 200_000
+
+
+class SearchBudgetExceeded(ValueError):
+    """The exact alignment search visited more states than its budget allows."""
+
+
+def align_stage(candidates: Iterable[Pair], earlier: Mapping[int, int],
+                search_budget: int = DEFAULT_SEARCH_BUDGET) -> dict[int, int]:
+    """The stage's best matches as ``{ref: hyp}`` (see the module docstring for "best").
+
+    Raises :class:`SearchBudgetExceeded` when one component's exact search visits more than
+    ``search_budget`` states (highly repetitive segments, e.g. long anagrams of a few words)."""
     pairs = sorted(set(candidates))
     taken_cols = set(earlier.values())
     for i, j in pairs:
@@ -61,7 +72,7 @@ def align_stage(candidates: Iterable[Pair], earlier: Mapping[int, int]) -> dict[
     anchors = set(earlier.items()) | set(chosen.items())
     open_pairs = [p for p in pairs if p[0] not in chosen]  # a forced column has no other candidate
     for group in _components(open_pairs, linked=True):
-        chosen.update(_Component(group, anchors).solve())
+        chosen.update(_Component(group, anchors).solve(search_budget))
     return chosen
 
 
@@ -219,18 +230,26 @@ class _Component:
                     break
         return self.card_bound(t, used) * self.big + links + first
 
-    def solve(self) -> dict[int, int]:
+    def solve(self, budget: int) -> dict[int, int]:
         need = max(self._greedy(), self.target * self.big) - 1
         exact: dict[tuple, int] = {}
         choice: dict[tuple, int] = {}
         upper: dict[tuple, int] = {}
         n, big, options, consec, reach = len(self.rows), self.big, self.options, self.consec, self.reach
         bound_of = self.bound
+        visits = [0]
 
         def search(t: int, used: int, prev: int, need: int) -> int:
             """The best suffix value if it exceeds ``need``, else an upper bound <= ``need``."""
             if t == n:
                 return 0
+            visits[0] += 1
+            if visits[0] > budget:
+                raise SearchBudgetExceeded(
+                    f"original profile: the exact alignment search of a {n}-word ambiguous group exceeded its "
+                    f"budget of {budget} states (very repetitive segment, e.g. a long anagram of a few words); "
+                    "pass a larger search_budget to OriginalMeteor(search_budget=...) to wait longer, or "
+                    "shorten or drop the segment")
             key = (t, used & reach[t], prev if consec[t] else -1)
             value = exact.get(key)
             if value is not None:

@@ -14,7 +14,6 @@ from typing import Mapping, Optional, Sequence
 import numpy as np
 
 from .alignment_view import alignment_svg, legend_html, module_counts
-from .javafmt import java_double_str
 from .meteor import CorpusResult, SegmentResult
 from .profiles import Scorer
 from .significance import ComparisonResult, paired_approximate_randomization, paired_bootstrap
@@ -113,6 +112,10 @@ def format_p(p: Optional[float]) -> str:
 # -- tables (shared by HTML and Markdown) --------------------------------------------------------
 
 
+MEAN_NOTE = ("The mean segment score differs from the system METEOR: METEOR 1.5 scores a system from "
+             "its segments' summed statistics (matches, lengths, chunks), not by averaging segment scores.")
+
+
 def _system_table(report: Report) -> tuple[list[str], list[list[str]]]:
     header = ["system", "METEOR", "95% CI", "precision", "recall", "frag. penalty"]
     header += [f"p ({c.test}) vs {report.baseline}" for c in report.comparisons]
@@ -120,7 +123,7 @@ def _system_table(report: Report) -> tuple[list[str], list[list[str]]]:
     first = report.comparisons[0]
     for name in report.names:
         c, s = report.corpus[name], first.systems[name]
-        rows.append([name, java_double_str(c.score), f"[{s.ci[0]:.4f}, {s.ci[1]:.4f}]", f"{c.precision:.4f}",
+        rows.append([name, f"{c.score:.4f}", f"[{s.ci[0]:.4f}, {s.ci[1]:.4f}]", f"{c.precision:.4f}",
                      f"{c.recall:.4f}", f"{c.fragmentation_penalty:.4f}"]
                     + [format_p(r.systems[name].p_value) for r in report.comparisons])
     return header, rows
@@ -171,6 +174,7 @@ def render_html(report: Report) -> str:
         parts.append(_html_table(*_pair_table(report, test), table_id=f"pairwise-{test}"))
     parts += ["<h2>Segment score distributions</h2>", _html_table(*_distribution_table(report),
                                                                   table_id="distributions"),
+              f'<p class="sig-note">{html.escape(MEAN_NOTE)}</p>',
               '<div class="plots">', _box_svg(report)]
     peak = max(int(np.histogram(s, _BINS, (0.0, 1.0))[0].max()) for s in report.segment_scores.values())
     for i, name in enumerate(report.names):
@@ -268,7 +272,7 @@ def render_markdown(report: Report) -> str:
            "c = samples whose statistic is at least the observed one.", "", "## Pairwise significance", ""]
     for test in report.pairwise:
         out += [_md_table(*_pair_table(report, test)), ""]
-    out += ["## Segment score distributions", "", _md_table(*_distribution_table(report)), "",
+    out += ["## Segment score distributions", "", _md_table(*_distribution_table(report)), "", MEAN_NOTE, "",
             f"## The {len(report.disagreements)} segments where the systems disagree most", ""]
     for d in report.disagreements:
         out += [f"### Segment {d.index + 1} (spread {d.spread:.4f})", ""]

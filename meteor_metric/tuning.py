@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Sequence
+import warnings
 
 import numpy as np
 
@@ -227,11 +228,36 @@ def fold_segments(ts: TuningSet, k: int, seed: int) -> list[np.ndarray]:
     return [np.flatnonzero(fold_of == f) for f in range(k)]
 
 
+TINY = 30
+
+
+class TuningWarning(UserWarning):
+    """Tuning data too small or folds degenerate: the fitted parameters are unreliable."""
+
+
+def check_sets(sets: Sequence[TuningSet], folds: int) -> None:
+    """Reject sets without judgments or with fewer CV groups than ``folds``; warn on tiny data."""
+    if not sets:
+        raise ValueError("tune needs at least one tuning set")
+    for ts in sets:
+        if len(ts.human) == 0:
+            raise ValueError(f"{ts.name}: no segment has a human judgment (is the 'human' field missing from "
+                             "every line?); give each judged segment a 'human' number")
+        groups = len(np.unique(ts.group[np.unique(ts.judged)]))
+        if folds and groups < folds:
+            raise ValueError(f"{ts.name}: {folds} folds but only {groups} judged group(s); use folds <= {groups} "
+                             "or folds=0 to skip cross-validation")
+        if len(ts.human) < TINY:
+            warnings.warn(f"{ts.name}: only {len(ts.human)} judgments (< {TINY}); the fitted parameters and "
+                          "correlations are unreliable", TuningWarning, stacklevel=3)
+
+
 def tune(sets: Sequence[TuningSet], objective: str, start: Config, *, folds: int = 5, seed: int = 0,
          report: Optional[Callable[[Fold], None]] = None, **fit_options) -> TuneResult:
     """k-fold cross-validation (``folds`` >= 2; 0 skips it), then the fit on all the data."""
     if folds == 1 or folds < 0:
         raise ValueError(f"folds must be 0 (no cross-validation) or at least 2, got {folds}")
+    check_sets(sets, folds)
     results = []
     parts = [fold_segments(ts, folds, seed) for ts in sets] if folds else []
     for f in range(folds):
@@ -241,6 +267,9 @@ def tune(sets: Sequence[TuningSet], objective: str, start: Config, *, folds: int
         result = fit(train, objective, start, seed=seed + f, **fit_options)
         fold = Fold(f, result.config, result.train, mean_correlation(valid, result.config, objective),
                     mean_correlation(valid, start, objective))
+        if np.isnan(fold.validation):
+            warnings.warn(f"fold {f}: validation correlation is NaN (too few or constant judgments in the fold); "
+                          "use fewer folds or more data", TuningWarning, stacklevel=2)
         if report is not None:
             report(fold)
         results.append(fold)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import itertools
 import math
+import random
 from fractions import Fraction
 
 import pytest
@@ -14,7 +15,7 @@ from nltk.stem.porter import PorterStemmer
 import meteor_metric.original
 from meteor_metric import __version__
 from meteor_metric.original import OriginalMeteor, sum_stats
-from meteor_metric.original_align import align_stage
+from meteor_metric.original_align import SearchBudgetExceeded, align_stage
 from meteor_metric.stats import MeteorStats
 from meteor_metric.synonyms import SynonymTable
 
@@ -249,3 +250,15 @@ def test_bad_input(scorer):
         align_stage([(0, 0)], {0: 1})
     with pytest.raises(ValueError, match="non-negative"):
         align_stage([(-1, 0)], {})
+
+
+def test_search_budget_raises_a_clear_error():
+    """A long anagram of 5 words makes the exact search exponential; the budget stops it."""
+    rng = random.Random(0)
+    ref = [rng.choice("the cat sat on mat".split()) for _ in range(60)]
+    hyp = ref[:]
+    rng.shuffle(hyp)
+    with pytest.raises(SearchBudgetExceeded, match=r"budget of 500 states.*search_budget"):
+        OriginalMeteor(search_budget=500).sentence_score(" ".join(hyp), [" ".join(ref)])
+    with pytest.raises(ValueError, match="search_budget must be a positive int"):
+        OriginalMeteor(search_budget=0)

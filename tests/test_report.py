@@ -98,12 +98,13 @@ def test_markdown_tables(files):
     md = files["md"].read_text(encoding="utf-8")
     systems = md.split("## Systems")[1].split("## ")[0]
     rows = {line.split(" | ")[0].lstrip("| "): line for line in systems.splitlines() if line.startswith("| ")}
-    assert f"| fb | {JAR['one_ref']['final_score']!r} | [" in rows["fb"]
+    assert f"| fb | {JAR['one_ref']['final_score']:.4f} | [" in rows["fb"]  # same 4 digits as the other columns
     assert rows["fb"].endswith("| baseline | baseline |")
     assert rows["shuffled"].endswith("| 0.0020 * | 0.0020 * |")  # 1 / (500 + 1)
     assert "| paired-bs: row vs column | fb | shuffled | tweaked |" in md
     assert "| paired-ar: row vs column | fb | shuffled | tweaked |" in md
     assert "| system | segments | mean | min | Q1 | median | Q3 | max |" in md
+    assert "summed statistics" in md.split("## Segment score distributions")[1]
     assert md.count("### Segment ") == TOP and md.count("| system | METEOR | hypothesis |") == TOP
 
 

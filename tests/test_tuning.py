@@ -15,7 +15,7 @@ from meteor_metric.cli import main
 from meteor_metric.correlation import kendall
 from meteor_metric.presets import SHIPPED_TASKS, PresetError, load_preset, load_shipped, preset_dict
 from meteor_metric.stats import MeteorStats
-from meteor_metric.tuning import Config, fit, make_set, nelder_mead
+from meteor_metric.tuning import Config, TuningWarning, fit, make_set, nelder_mead, tune
 from meteor_metric.vectorized import StatsTable, collect_stats, corpus_scores, segment_scores
 
 REPO = Path(__file__).resolve().parents[1]
@@ -218,3 +218,28 @@ def test_evaluate_wrapper_params_file_and_task(tmp_path, meteor):
     assert f"preset:x@{load_preset(preset).digest}" in out["signature"]
     out = metric.compute(predictions=hyps, references=refs, task="mqm")
     assert out["meteor"] == Meteor("en", "mqm").corpus_score(hyps, refs).score
+
+
+def test_tune_rejects_sets_without_judgments():
+    table = _synthetic_table(8, np.random.default_rng(3))
+    ts = make_set("nohuman.jsonl", table, [[] for _ in range(8)])
+    with pytest.raises(ValueError, match=r"nohuman.jsonl: no segment has a human judgment.*'human'"):
+        tune([ts], "seg-kendall", Config(*DEFAULT), folds=2)
+
+
+def test_tune_checks_folds_against_groups():
+    table = _synthetic_table(3, np.random.default_rng(3))
+    ts = make_set("three.jsonl", table, [[0.1], [0.5], [0.9]])
+    with pytest.raises(ValueError, match=r"three.jsonl: 5 folds but only 3 judged group\(s\); use folds <= 3"):
+        tune([ts], "seg-kendall", Config(*DEFAULT), folds=5)
+
+
+def test_tune_warns_on_tiny_data_and_nan_folds():
+    table = _synthetic_table(3, np.random.default_rng(3))
+    ts = make_set("three.jsonl", table, [[0.1], [0.5], [0.9]])
+    with pytest.warns(TuningWarning) as caught:
+        result = tune([ts], "seg-kendall", Config(*DEFAULT), folds=3, random_starts=2, restarts=1, max_evals=20)
+    messages = [str(w.message) for w in caught]
+    assert any("only 3 judgments" in m for m in messages)
+    assert any("validation correlation is NaN" in m for m in messages)  # one segment per fold: no pairs
+    assert len(result.folds) == 3
