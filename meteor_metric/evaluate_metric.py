@@ -15,7 +15,7 @@ import datasets
 import evaluate
 
 from .meteor import check_corpus
-from .coco import pretokenize, tokenized_signature
+from .coco import check_tokenize, pretokenize, tokenized_signature
 from .profiles import DEFAULT_PROFILE, PROFILES, get_scorer
 
 _CITATION = """\
@@ -130,8 +130,31 @@ class MeteorMetric(evaluate.Metric):
                             "https://aclanthology.org/W05-0909/", "https://aclanthology.org/W14-3348/"],
         )
 
+    def __init__(self, config_name: Optional[str] = None, *, language: str = "en", task: Optional[str] = None,
+                 normalization: Optional[str] = None, params_file: Optional[str] = None,
+                 modules: Optional[Sequence[str]] = None, fragmentation: Optional[str] = None,
+                 tokenize: str = "none", **kwargs: Any) -> None:
+        """``evaluate.load(path, config_name, **options)``: the scorer options given here are the
+        defaults of every ``compute()`` (which may override each of them)."""
+        super().__init__(config_name=config_name, **kwargs)
+        self._options = {"language": language, "task": task, "normalization": normalization,
+                         "params_file": params_file, "modules": modules, "fragmentation": fragmentation,
+                         "tokenize": tokenize}
+
     def _download_and_prepare(self, dl_manager) -> None:
-        """Nothing to download: the resources ship with the package."""
+        """Nothing to download; the scorer of the load-time options is made now (paraphrase index
+        mapped, or built once under a lock), so a bad config name or a missing resource fails at
+        ``evaluate.load`` and the first ``compute()`` is fast."""
+        options = dict(self._options)
+        check_tokenize(options.pop("tokenize"))
+        get_scorer(self._config_profile(), **options)
+
+    def _config_profile(self) -> str:
+        """The profile the config name selects (``default``: the default profile)."""
+        if self.config_name not in ("default",) + PROFILES:
+            raise ValueError(f"unknown config name {self.config_name!r}: give one of the profiles "
+                             f"{', '.join(PROFILES)}, or none")
+        return DEFAULT_PROFILE if self.config_name == "default" else self.config_name
 
     def add_batch(self, *, predictions=None, references=None, **kwargs) -> None:
         """Add a batch; a reference may be a string or a list of strings, mixed freely.\n"""
@@ -155,17 +178,14 @@ class MeteorMetric(evaluate.Metric):
         return super().compute(predictions=predictions, references=references, **kwargs)
 
     def _compute(self, predictions: Sequence[str], references: Sequence[Sequence[str]],
-                 profile: Optional[str] = None, language: str = "en", task: Optional[str] = None,
-                 normalization: Optional[str] = None, return_segment_scores: bool = False,
-                 params_file: Optional[str] = None, modules: Optional[Sequence[str]] = None,
-                 fragmentation: Optional[str] = None, tokenize: str = "none") -> dict:
-        if profile is None:
-            if self.config_name not in ("default",) + PROFILES:
-                raise ValueError(f"unknown config name {self.config_name!r}: give one of the profiles "
-                                 f"{', '.join(PROFILES)}, or none")
-            profile = DEFAULT_PROFILE if self.config_name == "default" else self.config_name
-        scorer = get_scorer(profile, language, task, normalization, modules=modules, params_file=params_file,
-                            fragmentation=fragmentation)
+                 profile: Optional[str] = None, return_segment_scores: bool = False, **options: Any) -> dict:
+        unknown = sorted(set(options) - set(self._options))
+        if unknown:
+            raise TypeError(f"unexpected argument(s) {', '.join(unknown)}; the options are: profile, "
+                            f"return_segment_scores, {', '.join(self._options)}")
+        options = {**self._options, **options}
+        tokenize = options.pop("tokenize")
+        scorer = get_scorer(profile or self._config_profile(), **options)
         pairs = [pretokenize(h, r, tokenize) for h, r in zip(predictions, references)]
         result = scorer.corpus_score([h for h, _ in pairs], [r for _, r in pairs])
         output = {
