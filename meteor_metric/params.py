@@ -251,6 +251,11 @@ def resolve_params(
         if len(set(mods)) != len(mods):
             raise ValueError(f"modules must not repeat: {', '.join(mods)}")
         if weights is None:
+            unweighted = [m for m in mods[len(resolved_weights):] if m in EXTENSION_MODULES]
+            if unweighted:
+                raise ValueError(f"the module(s) {', '.join(unweighted)} have no weight in the preset (the jar's "
+                                 f"weights are positional, {len(resolved_weights)} here): give one weight per "
+                                 f"module, e.g. weights=[1, 0.6, 0.8, 0.6, 0.6] (CLI --weights 1,0.6,0.8,0.6,0.6)")
             resolved_weights = tuple(resolved_weights[i] if i < len(resolved_weights) else 0.0
                                      for i in range(len(mods)))
     if len(resolved_weights) != len(mods):
