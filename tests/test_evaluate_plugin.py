@@ -17,8 +17,8 @@ import evaluate
 import pytest
 
 import meteor_metric
-from meteor_metric.paraphrase import default_cache_dir
-from meteor_metric.corpus_io import read_lines
+from meteor_metric.meteor15.paraphrase import default_cache_dir
+from meteor_metric.core.corpus_io import read_lines
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
@@ -114,7 +114,7 @@ def test_empty_corpus_is_an_error(metric):
 
 DISTRIBUTED = textwrap.dedent("""
     import json, sys, evaluate, meteor_metric
-    from meteor_metric.corpus_io import read_lines
+    from meteor_metric.core.corpus_io import read_lines
     rank, cache, profile = int(sys.argv[1]), sys.argv[2], sys.argv[3]
     hyps = read_lines(sys.argv[4]); refs = read_lines(sys.argv[5])
     metric = evaluate.load(meteor_metric.EVALUATE_MODULE, num_process=2, process_id=rank,

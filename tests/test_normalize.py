@@ -1,4 +1,4 @@
-"""meteor_metric.normalize against the Java METEOR 1.5 jar.
+"""meteor_metric.meteor15.normalize against the Java METEOR 1.5 jar.
 
 Golden rows: every java15 conformance row in ../shared/conformance (when present) and a packaged subset
 (tests/data/normalize_golden.jsonl.gz: all edge cases, 398 TED rows, 100 Flickr rows). Expected
@@ -15,7 +15,7 @@ from typing import Iterator, List, Tuple
 
 import pytest
 
-from meteor_metric.normalize import (
+from meteor_metric.meteor15.normalize import (
     SUPPORTED_NORM_LANGUAGES,
     java_lower,
     java_trim,
