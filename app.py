@@ -13,8 +13,8 @@ import gradio as gr
 import pandas as pd
 
 from meteor_metric import PROFILES, get_scorer
-from meteor_metric.alignment_view import alignment_svg, legend_html, module_counts
-from meteor_metric.corpus_io import FORMATS, CorpusFormatError, decode, parse_corpus
+from meteor_metric.analysis.alignment_view import alignment_svg, legend_html, module_counts
+from meteor_metric.core.corpus_io import FORMATS, CorpusFormatError, decode, parse_corpus
 
 MAX_SEGMENT_CHARS = 2_000
 MAX_REFERENCES = 16

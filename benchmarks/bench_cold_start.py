@@ -125,7 +125,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         in_process = statistics.median(float(line.split()[2]) for line in results["warm_api"]["lines"])
         if args.build_path:
             log("4. a real index build (a recompressed copy of the table: same content, new sha256)")
-            from meteor_metric.paraphrase import find_paraphrase_table
+            from meteor_metric.meteor15.paraphrase import find_paraphrase_table
 
             copy = tmp / "paraphrase-en.gz"
             with gzip.open(find_paraphrase_table("en"), "rb") as src, gzip.open(copy, "wb", compresslevel=1) as dst:

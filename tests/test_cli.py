@@ -10,9 +10,9 @@ import pytest
 
 from conformance import JAVA15, read_jsonl
 from meteor_metric import Meteor
-from meteor_metric.cli import main
-from meteor_metric.corpus_io import read_lines
-from meteor_metric.paraphrase import ParaphraseTableNotFound
+from meteor_metric.cli.main import main
+from meteor_metric.core.corpus_io import read_lines
+from meteor_metric.meteor15.paraphrase import ParaphraseTableNotFound
 
 FLAGS = ["--modules", "exact,stem", "--weights", "1.0,0.6"]
 

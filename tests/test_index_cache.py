@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from meteor_metric import index_cache
-from meteor_metric.paraphrase import ParaphraseTableNotFound, find_paraphrase_table
-from meteor_metric.paraphrase_index import read_header
+from meteor_metric.meteor15 import index_cache
+from meteor_metric.meteor15.paraphrase import ParaphraseTableNotFound, find_paraphrase_table
+from meteor_metric.meteor15.paraphrase_index import read_header
 
 MINI = Path(__file__).parent / "data" / "paraphrase-mini.gz"
 PYCOCOEVALCAP_EN_SHA256 = "c147ac7d2c91f2fbb3ad31e4b352235061eb83145e0434daf217ee9ca5975f48"

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from meteor_metric import get_scorer
-from meteor_metric.cli import main
-from meteor_metric.report import build_report, render_html, render_markdown
+from meteor_metric.cli.main import main
+from meteor_metric.analysis.report import build_report, render_html, render_markdown
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"

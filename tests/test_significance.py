@@ -17,8 +17,8 @@ import pytest
 
 from conformance import JAVA15, read_jsonl, scorer_for
 from meteor_metric import Meteor, MeteorStats, SegmentResult, get_scorer
-from meteor_metric.cli import main
-from meteor_metric.significance import (paired_approximate_randomization, paired_bootstrap, sample_model)
+from meteor_metric.cli.main import main
+from meteor_metric.analysis.significance import (paired_approximate_randomization, paired_bootstrap, sample_model)
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 JAR = json.loads((EXAMPLES / "jar-scores.json").read_text(encoding="utf-8"))
