@@ -1,47 +1,22 @@
-"""Command line: ``meteor-metric compare`` (paired significance tests) and ``meteor-metric report``."""
+"""Comparing systems scored on the same segments: paired significance tests, as a table or JSON.
+
+The ``meteor-metric compare`` and ``report`` commands (:mod:`meteor_metric.cli.compare`) read the
+files and score them; this module runs the tests and writes the comparison.
+"""
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 from dataclasses import dataclass
 from typing import Optional, TextIO
 
-from ..cli import main as cli
-from ..core.corpus_io import FORMATS
 from ..core.javafmt import java_double_str
-from ..meteor15.meteor import SegmentResult
-from ..profiles.registry import Scorer
-from .report import ALPHA, build_report, format_p, render_html, render_markdown
-from .significance import ComparisonResult, paired_approximate_randomization, paired_bootstrap, sample_model
+from ..core.results import SegmentResult
+from ..core.scorer import Scorer
+from .report import ALPHA, format_p
+from .significance import ComparisonResult, paired_approximate_randomization, paired_bootstrap
 
-COMMANDS = ("compare", "report")
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}  # sacreBLEU's defaults
-
-COMPARE_EPILOG = """\
-examples:
-  meteor-metric compare --hyp base.txt --hyp new.txt --ref ref.txt
-  meteor-metric compare --hyp a.txt --hyp b.txt --hyp c.txt --ref ref.txt --baseline b --test both
-  meteor-metric compare --hyp a.txt --hyp b.txt --ref r1.txt --ref r2.txt --samples 2000 --format json
-
-Systems are named after their files (--name to choose); the first is the baseline unless --baseline
-names another. Every system's score is recomputed on resamples of the segments from the summed
-statistics (meteor-1.5) or the mean of segment scores (nltk). Tests (--test): bs = paired bootstrap
-resampling (Koehn 2004; default 1,000 resamples), ar = paired approximate randomization (Riezler &
-Maxwell 2005; default 10,000 trials), both. p = (c + 1) / (R + 1) where c counts the R samples whose
-statistic is at least the observed one (sacreBLEU's definitions, ties counted); "*" marks p < 0.05.
-The 95% CI is the bootstrap percentile interval.
-"""
-REPORT_EPILOG = """\
-examples:
-  meteor-metric report --hyp a.txt --hyp b.txt --ref ref.txt --out report.html
-  meteor-metric report --hyp a.txt --hyp b.txt --hyp c.txt --ref ref.txt --out r.html --markdown r.md --top 10
-
-The HTML file is self-contained (inline CSS and SVG): system scores with 95% CIs, precision, recall
-and fragmentation penalty; p-values for every pair of systems; per-segment score distributions; and
-the segments where the systems disagree most, each with its alignments. --markdown writes the tables.
-"""
 
 
 @dataclass(frozen=True)
@@ -55,133 +30,14 @@ class Systems:
     scorer: Scorer
 
 
-def add_parsers(commands: argparse._SubParsersAction) -> None:
-    """Register ``compare`` and ``report`` on the CLI's subcommands."""
-    compare = commands.add_parser(
-        "compare", help="compare systems with paired significance tests",
-        description="Score several systems on the same segments and test their differences.",
-        epilog=f"{COMPARE_EPILOG}\n{cli.INPUT_HELP}\n{cli.EXIT_HELP}",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    _add_system_args(compare)
-    compare.add_argument("--format", choices=("text", "json"), default="text", help="output format")
-    cli._add_config_args(compare)
-    report = commands.add_parser(
-        "report", help="write an HTML (and Markdown) comparison report",
-        description="Compare systems and write a self-contained HTML report.",
-        epilog=f"{REPORT_EPILOG}\n{cli.INPUT_HELP}\n{cli.EXIT_HELP}",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    _add_system_args(report)
-    report.add_argument("--out", metavar="FILE", help="write the HTML report here")
-    report.add_argument("--markdown", metavar="FILE", help="write the Markdown report here")
-    report.add_argument("--top", type=cli._positive, default=5, metavar="N",
-                        help="show the N segments where the systems disagree most (default 5)")
-    cli._add_config_args(report)
-
-
-def _add_system_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--hyp", action="append", required=True, metavar="FILE",
-                   help="one system's hypotheses; repeat for each system (- for standard input, once)")
-    p.add_argument("--ref", action="append", default=[], metavar="FILE",
-                   help="references, line-aligned with every --hyp; repeat for several reference sets")
-    p.add_argument("--name", action="append", metavar="NAME",
-                   help="system names, one per --hyp in order (default: the file names without extension)")
-    p.add_argument("--input-format", choices=("auto",) + FORMATS, default="auto",
-                   help="text, jsonl or tsv (default: from each --hyp file name, else text)")
-    p.add_argument("--baseline", metavar="NAME", help="the system the others are tested against (default: the first)")
-    p.add_argument("--test", choices=("bs", "ar", "both"), default="bs",
-                   help="bs: paired bootstrap (default), ar: approximate randomization, both")
-    p.add_argument("--samples", type=cli._positive, metavar="N",
-                   help="resamples / trials (default 1000 for bs, 10000 for ar)")
-    p.add_argument("--seed", type=_seed, default=12345, metavar="S", help="random seed (default 12345)")
-    p.add_argument("--workers", type=cli._positive, default=1, metavar="N", help="score in N processes")
-
-
-def _seed(value: str) -> int:
-    try:
-        seed = int(value)
-    except ValueError:
-        seed = -1
-    if seed < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {value!r}")
-    return seed
-
-
-def run(args: argparse.Namespace, out: TextIO) -> None:
-    """Run ``compare`` or ``report`` (raises :class:`cli.InputError` for bad input)."""
-    if args.command == "report" and not (args.out or args.markdown):
-        raise cli.InputError("report needs --out FILE (HTML) and/or --markdown FILE")
-    systems = load_systems(args)
-    baseline = args.baseline if args.baseline is not None else systems.names[0]
-    if baseline not in systems.segments:
-        raise cli.InputError(f"--baseline {baseline!r} is not one of the systems: {', '.join(systems.names)}")
-    tests = ("bs", "ar") if args.test == "both" else (args.test,)
-    if args.command == "compare":
-        results = [_run_test(systems, baseline, t, args.samples, args.seed) for t in tests]
-        write_comparison(results, args.format, out)
-        return
-    try:
-        report = build_report(systems.segments, systems.scorer, systems.hypotheses, systems.references,
-                              baseline=baseline, tests=tests, n_samples=args.samples, seed=args.seed, top=args.top)
-    except ValueError as exc:
-        raise cli.InputError(str(exc)) from None
-    for path, text in ((args.out, render_html), (args.markdown, render_markdown)):
-        if path:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text(report))
-            out.write(f"wrote {path}\n")
-
-
-def load_systems(args: argparse.Namespace) -> Systems:
-    """Read and score every ``--hyp`` against the shared references."""
-    names = _system_names(args.hyp, args.name)
-    spec, scorer = cli._configured_scorer(args)
-    try:
-        sample_model(scorer)  # fail before scoring if the profile has no significance test
-    except TypeError as exc:
-        raise cli.InputError(str(exc)) from None
-    hypotheses: dict[str, list[str]] = {}
-    references: Optional[list[list[str]]] = None
-    for name, path in zip(names, args.hyp):
-        corpus = cli.CorpusInput(argparse.Namespace(**{**vars(args), "hyp": path}))
-        try:
-            pairs = list(corpus.pairs())
-        finally:
-            corpus.close()
-        hyps, refs = [h for h, _ in pairs], [r for _, r in pairs]
-        if references is None:
-            references = refs
-        elif refs != references:
-            raise cli.InputError(f"{path} does not share the references of {args.hyp[0]}: "
-                                 "a paired test needs the same segments and references")
-        hypotheses[name] = hyps
-    try:
-        segments = {name: [s for s, _ in cli.score_stream(spec, scorer, zip(hyps, references), args.workers)]
-                    for name, hyps in hypotheses.items()}
-    except ValueError as exc:
-        raise cli.InputError(str(exc)) from None
-    return Systems(names, hypotheses, references, segments, scorer)
-
-
-def _system_names(paths: list[str], names: Optional[list[str]]) -> list[str]:
-    if names is not None:
-        if len(names) != len(paths):
-            raise cli.InputError(f"{len(names)} --name for {len(paths)} --hyp: give one name per system")
-    else:
-        names = ["stdin" if p == "-" else os.path.splitext(os.path.basename(p))[0] for p in paths]
-    if paths.count("-") > 1:
-        raise cli.InputError("only one --hyp can be standard input (-)")
-    repeated = sorted({n for n in names if names.count(n) > 1})
-    if repeated:
-        raise cli.InputError(f"two systems are named {repeated[0]!r}: give each one a --name")
-    return names
-
-
-def _run_test(systems: Systems, baseline: str, test: str, n_samples: Optional[int], seed: int) -> ComparisonResult:
+def run_test(systems: Systems, baseline: str, test: str, n_samples: Optional[int] = None,
+             seed: int = 12345) -> ComparisonResult:
+    """The paired test ``test`` (``"bs"`` or ``"ar"``) of every system against ``baseline``
+    (``n_samples`` ``None``: :data:`DEFAULT_SAMPLES`); bad settings raise ``ValueError``."""
+    if test not in DEFAULT_SAMPLES:
+        raise ValueError(f"unknown test {test!r}; choose one of: {', '.join(DEFAULT_SAMPLES)}")
     fn = paired_bootstrap if test == "bs" else paired_approximate_randomization
-    try:
-        return fn(systems.segments, baseline, systems.scorer, n_samples or DEFAULT_SAMPLES[test], seed)
-    except ValueError as exc:
-        raise cli.InputError(str(exc)) from None
+    return fn(systems.segments, baseline, systems.scorer, n_samples or DEFAULT_SAMPLES[test], seed)
 
 
 def write_comparison(results: list[ComparisonResult], fmt: str, out: TextIO) -> None:

@@ -17,7 +17,7 @@ from typing import Iterable, Iterator, Optional, Sequence, TextIO
 from tqdm import tqdm
 
 from ..version import __version__
-from ..analysis import compare
+from . import compare
 from ..analysis.alignment_view import alignment_text, chunk_ids
 from ..core.corpus_io import FORMATS, CorpusFormatError, iter_lines, iter_pairs
 from ..core.javafmt import java_double_str
