@@ -29,7 +29,8 @@ def test_json_output(tmp_path, capsys):
     r2 = _write(tmp_path, "r2.txt", ["cat", "a dog"])
     assert main(["score", "--hyp", hyp, "--ref", r1, "--ref", r2, "--json", *FLAGS]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"score", "segment_scores", "segment_stats", "signature"}
+    assert set(out) == {"score", "precision", "recall", "fmean", "fragmentation_penalty", "chunks",
+                        "segment_scores", "segment_stats", "signature"}
     assert out["segment_scores"] == [1.0, 1.0]
     assert out["segment_stats"][0] == "3.0 3.0 1.0 1.0 2.0 2.0 1.0 1.0 " + "0.0 " * 12 + "1.0 3.0 3.0"
     assert "|nrefs:2|" in out["signature"]

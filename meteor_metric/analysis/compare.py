@@ -10,7 +10,6 @@ from typing import Optional, TextIO
 
 from ..cli import main as cli
 from ..core.corpus_io import FORMATS
-from ..core.javafmt import java_double_str
 from ..meteor15.meteor import SegmentResult
 from ..profiles.registry import Scorer
 from .report import ALPHA, build_report, format_p, render_html, render_markdown
@@ -64,6 +63,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     _add_system_args(compare)
     compare.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    compare.add_argument("-w", "--width", type=cli._digits, default=4, metavar="N",
+                         help="digits after the point of scores, deltas and CIs in text (default 4)")
     cli._add_config_args(compare)
     report = commands.add_parser(
         "report", help="write an HTML (and Markdown) comparison report",
@@ -92,18 +93,8 @@ def _add_system_args(p: argparse.ArgumentParser) -> None:
                    help="bs: paired bootstrap (default), ar: approximate randomization, both")
     p.add_argument("--samples", type=cli._positive, metavar="N",
                    help="resamples / trials (default 1000 for bs, 10000 for ar)")
-    p.add_argument("--seed", type=_seed, default=12345, metavar="S", help="random seed (default 12345)")
+    p.add_argument("--seed", type=cli._seed, default=12345, metavar="S", help="random seed (default 12345)")
     p.add_argument("--workers", type=cli._positive, default=1, metavar="N", help="score in N processes")
-
-
-def _seed(value: str) -> int:
-    try:
-        seed = int(value)
-    except ValueError:
-        seed = -1
-    if seed < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {value!r}")
-    return seed
 
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
@@ -117,7 +108,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     tests = ("bs", "ar") if args.test == "both" else (args.test,)
     if args.command == "compare":
         results = [_run_test(systems, baseline, t, args.samples, args.seed) for t in tests]
-        write_comparison(results, args.format, out)
+        write_comparison(results, args.format, out, args.width)
         return
     try:
         report = build_report(systems.segments, systems.scorer, systems.hypotheses, systems.references,
@@ -184,13 +175,15 @@ def _run_test(systems: Systems, baseline: str, test: str, n_samples: Optional[in
         raise cli.InputError(str(exc)) from None
 
 
-def write_comparison(results: list[ComparisonResult], fmt: str, out: TextIO) -> None:
-    """Print the systems with score, 95% CI and p-value per test, as a text table or JSON."""
+def write_comparison(results: list[ComparisonResult], fmt: str, out: TextIO, width: int = 4) -> None:
+    """Print the systems with score, delta to the baseline, 95% CI and p-value per test, as a text
+    table (``width`` digits) or JSON (full precision)."""
     first = results[0]
+    base = first.systems[first.baseline].score
     if fmt == "json":
         json.dump({
             "baseline": first.baseline,
-            "systems": [{"name": name, "score": s.score, "ci95": list(s.ci),
+            "systems": [{"name": name, "score": s.score, "delta": s.score - base, "ci95": list(s.ci),
                          "p_values": {r.test: r.systems[name].p_value for r in results}}
                         for name, s in first.systems.items()],
             "tests": {r.test: {"n_samples": r.n_samples, "seed": r.seed, "signature": r.signature}
@@ -198,12 +191,14 @@ def write_comparison(results: list[ComparisonResult], fmt: str, out: TextIO) -> 
         }, out, ensure_ascii=False)
         out.write("\n")
         return
-    header = ["system", "METEOR", "95% CI"] + [f"p ({r.test})" for r in results]
-    rows = [[name, java_double_str(s.score), f"[{s.ci[0]:.4f}, {s.ci[1]:.4f}]"]
+    header = ["system", "METEOR", "delta", "95% CI"] + [f"p ({r.test})" for r in results]
+    rows = [[name, f"{s.score:.{width}f}", "-" if name == first.baseline else f"{s.score - base:+.{width}f}",
+             f"[{s.ci[0]:.{width}f}, {s.ci[1]:.{width}f}]"]
             + [format_p(r.systems[name].p_value) for r in results] for name, s in first.systems.items()]
     widths = [max(len(str(row[k])) for row in [header] + rows) for k in range(len(header))]
     for row in [header] + rows:
         out.write("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() + "\n")
-    out.write(f"\n* p < {ALPHA} against the baseline ({first.baseline}); 95% CI: bootstrap percentile interval\n")
+    out.write(f"\n* p < {ALPHA} against the baseline ({first.baseline}); delta: score minus the baseline's; "
+              "95% CI: bootstrap percentile interval\n")
     for r in results:
         out.write(f"Signature:\t{r.signature}\n")

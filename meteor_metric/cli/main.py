@@ -26,6 +26,7 @@ from ..meteor15.params import LANGUAGE_NAMES, TASKS, normalization_mode, resolve
 from ..profiles.registry import DEFAULT_PROFILE, PROFILES, Scorer, get_scorer
 from . import tune as tune_cli
 from ..integrations.coco import TOKENIZE_OPTIONS, pretokenize, tokenized_signature
+from ..analysis.significance import paired_bootstrap
 
 EXIT_OK = 0
 EXIT_ERROR = 1  # a resource could not be loaded or another runtime failure
@@ -105,6 +106,26 @@ def _positive(value: str) -> int:
     return n
 
 
+def _digits(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        n = -1
+    if not 0 <= n <= 17:
+        raise argparse.ArgumentTypeError(f"expected a number of digits from 0 to 17, got {value!r}")
+    return n
+
+
+def _seed(value: str) -> int:
+    try:
+        seed = int(value)
+    except ValueError:
+        seed = -1
+    if seed < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {value!r}")
+    return seed
+
+
 def _add_input_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hyp", required=True, metavar="FILE", help="hypotheses (- for standard input)")
     p.add_argument("--ref", action="append", default=[], metavar="FILE",
@@ -160,6 +181,17 @@ def build_parser() -> argparse.ArgumentParser:
     _add_input_args(score)
     score.add_argument("--format", choices=("text", "json", "tsv"), default="text", help="output format")
     score.add_argument("--json", dest="format", action="store_const", const="json", help="same as --format json")
+    score.add_argument("-w", "--width", type=_digits, metavar="N",
+                       help="digits after the point in text and TSV (default: all, as the jar prints them)")
+    score.add_argument("-b", "--score-only", action="store_true", help="print only the system score")
+    score.add_argument("--details", action="store_true",
+                       help="per segment also precision, recall, fmean, penalty and chunks (json, tsv)")
+    score.add_argument("--confidence", action="store_true",
+                       help="add the bootstrap 95%% confidence interval of the system score (resampled segments)")
+    score.add_argument("--confidence-n", type=_positive, default=1000, metavar="N",
+                       help="bootstrap resamples for --confidence (default 1000)")
+    score.add_argument("--seed", type=_seed, default=12345, metavar="S",
+                       help="random seed of --confidence (default 12345; in the signature)")
     score.add_argument("--workers", type=_positive, default=1, metavar="N",
                        help="score in N processes (identical results; default 1)")
     score.add_argument("--tokenize", choices=TOKENIZE_OPTIONS, default="none",
@@ -323,50 +355,102 @@ def score_stream(spec: tuple, scorer: Scorer, pairs: Iterable[tuple[str, list[st
             yield from zip(result.get(), n_refs)
 
 
+SEGMENT_FIGURES = ("precision", "recall", "fmean", "fragmentation_penalty", "chunks")
+
+
+def number_text(value: float, width: Optional[int]) -> str:
+    """A score as the jar prints it (``width`` None) or with ``width`` digits after the point."""
+    return java_double_str(value) if width is None else f"{value:.{width}f}"
+
+
+def _figures(result) -> dict:
+    """Precision, recall, fmean, penalty and chunks of a segment or corpus result."""
+    return {name: getattr(result, name) for name in SEGMENT_FIGURES}
+
+
 class ScoreWriter:
     """Writes segment scores as they come and the system score at the end: text, JSON or TSV.
 
-    Memory: JSON keeps 8 bytes per segment (the scores) and spools the stats lines to a temporary file."""
+    ``width`` digits after the point in text and TSV (None: the jar's full digits); ``details`` adds
+    each segment's precision, recall, fmean, penalty and chunks (JSON and TSV); ``score_only`` prints
+    the system score alone. Memory: JSON keeps 8 bytes per segment (the scores) and spools the rest
+    to a temporary file."""
 
-    def __init__(self, fmt: str, out: TextIO):
-        self.fmt, self.out = fmt, out
+    def __init__(self, fmt: str, out: TextIO, width: Optional[int] = None, details: bool = False,
+                 score_only: bool = False):
+        self.fmt, self.out, self.width, self.details, self.score_only = fmt, out, width, details, score_only
         self.count = 0
         self._scores = array("d")
-        self._stats = tempfile.TemporaryFile("w+", encoding="utf-8") if fmt == "json" else None
-        if fmt == "tsv":
-            out.write("segment\tscore\tstats\n")
+        self._spool = tempfile.TemporaryFile("w+", encoding="utf-8") if fmt == "json" and not score_only else None
+        if fmt == "tsv" and not score_only:
+            out.write("segment\tscore\tstats" + "".join(f"\t{n}" for n in SEGMENT_FIGURES if details) + "\n")
+
+    def _num(self, value: float) -> str:
+        return number_text(value, self.width)
 
     def segment(self, s: SegmentResult) -> None:
         self.count += 1
+        if self.score_only:
+            return
         if self.fmt == "json":
             self._scores.append(s.score)
-            self._stats.write(json.dumps(s.stats.to_line()) + "\n")
+            record = [s.stats.to_line(), {"segment": self.count, "score": s.score, **_figures(s)} if self.details
+                      else None]
+            self._spool.write(json.dumps(record) + "\n")
         elif self.fmt == "tsv":
-            self.out.write(f"{self.count}\t{java_double_str(s.score)}\t{s.stats.to_line()}\n")
+            extra = "".join(f"\t{v if isinstance(v, int) else self._num(v)}" for v in _figures(s).values()) \
+                if self.details else ""
+            self.out.write(f"{self.count}\t{self._num(s.score)}\t{s.stats.to_line()}{extra}\n")
         else:
-            self.out.write(f"Segment {self.count} score:\t{java_double_str(s.score)}\n")
+            self.out.write(f"Segment {self.count} score:\t{self._num(s.score)}\n")
 
-    def finish(self, corpus: CorpusResult) -> None:
-        out = self.out
-        if self.fmt == "json":
-            out.write(f'{{"score": {json.dumps(corpus.score)}, "segment_scores": [')
-            out.write(", ".join(json.dumps(x) for x in self._scores))
-            out.write('], "segment_stats": [')
-            self._stats.seek(0)
-            for k, line in enumerate(self._stats):
-                out.write((", " if k else "") + line.rstrip("\n"))
-            self._stats.close()
-            out.write(f'], "signature": {json.dumps(corpus.signature, ensure_ascii=False)}}}\n')
+    def finish(self, corpus: CorpusResult, ci: Optional[tuple[float, float]] = None) -> None:
+        """The system score (with its 95% confidence interval when ``ci`` is given)."""
+        out, num = self.out, self._num
+        if self.score_only:
+            out.write(num(corpus.score) + (f" [{num(ci[0])}, {num(ci[1])}]" if ci else "") + "\n")
+        elif self.fmt == "json":
+            self._finish_json(corpus, ci)
         elif self.fmt == "tsv":
-            out.write(f"system\t{java_double_str(corpus.score)}\t{corpus.signature}\n")
+            if ci:
+                out.write(f"ci95\t{num(ci[0])}\t{num(ci[1])}\n")
+            out.write(f"system\t{num(corpus.score)}\t{corpus.signature}\n")
         else:
-            out.write(f"\nPrecision:\t{java_double_str(corpus.precision)}\n"
-                      f"Recall:\t\t{java_double_str(corpus.recall)}\n"
-                      f"Fmean:\t\t{java_double_str(corpus.fmean)}\n"
-                      f"Penalty:\t{java_double_str(corpus.fragmentation_penalty)}\n"
+            out.write(f"\nPrecision:\t{num(corpus.precision)}\n"
+                      f"Recall:\t\t{num(corpus.recall)}\n"
+                      f"Fmean:\t\t{num(corpus.fmean)}\n"
+                      f"Penalty:\t{num(corpus.fragmentation_penalty)}\n"
                       f"Chunks:\t\t{corpus.chunks}\n"
-                      f"Final score:\t{java_double_str(corpus.score)}\n"
-                      f"Signature:\t{corpus.signature}\n")
+                      f"Final score:\t{num(corpus.score)}\n"
+                      + (f"95% CI:\t\t[{num(ci[0])}, {num(ci[1])}]\n" if ci else "")
+                      + f"Signature:\t{corpus.signature}\n")
+
+    def _finish_json(self, corpus: CorpusResult, ci: Optional[tuple[float, float]]) -> None:
+        out = self.out
+        head = {"score": corpus.score, **_figures(corpus)}
+        if ci:
+            head["ci95"] = list(ci)
+        out.write(json.dumps(head)[:-1] + ', "segment_scores": [')
+        out.write(", ".join(json.dumps(x) for x in self._scores))
+        for key, column in (("segment_stats", 0), ("segments", 1)):
+            if column and not self.details:
+                continue
+            out.write(f'], "{key}": [')
+            self._spool.seek(0)
+            for k, line in enumerate(self._spool):
+                out.write((", " if k else "") + json.dumps(json.loads(line)[column]))
+        self._spool.close()
+        out.write(f'], "signature": {json.dumps(corpus.signature, ensure_ascii=False)}}}\n')
+
+
+def confidence_interval(segments: list[SegmentResult], scorer: Scorer, n_samples: int,
+                        seed: int) -> tuple[float, float]:
+    """The bootstrap 95% CI of the system score over the segments (the significance module's
+    resampling of segment statistics, one system)."""
+    if len(segments) < 2:
+        raise InputError(f"--confidence needs at least 2 segments, got {len(segments)}")
+    result = paired_bootstrap({"system": segments}, "system", scorer, n_samples, seed)
+    return result.systems["system"].ci
 
 
 def run_score(args, out: TextIO) -> None:
@@ -374,8 +458,9 @@ def run_score(args, out: TextIO) -> None:
     corpus = CorpusInput(args)
     try:
         show = args.progress if args.progress is not None else (corpus.n_segments >= 1000 and sys.stderr.isatty())
-        writer = ScoreWriter(args.format, out)
+        writer = ScoreWriter(args.format, out, args.width, args.details, args.score_only)
         totals = scorer.accumulator()
+        kept: list[SegmentResult] = []
         with tqdm(total=corpus.n_segments, unit="seg", file=sys.stderr, disable=not show, mininterval=0.5,
                   desc="METEOR") as bar:
             try:
@@ -383,11 +468,18 @@ def run_score(args, out: TextIO) -> None:
                 for segment, n_refs in score_stream(spec, scorer, pairs, args.workers):
                     totals.add(segment, n_refs)
                     writer.segment(segment)
+                    if args.confidence:
+                        kept.append(_slim(segment))
                     bar.update()
             except ValueError as exc:  # a segment the scorer refuses (the message names it)
                 raise InputError(str(exc)) from None
         result = totals.result()
-        writer.finish(dataclasses.replace(result, signature=tokenized_signature(result.signature, args.tokenize)))
+        signature = tokenized_signature(result.signature, args.tokenize)
+        ci = None
+        if args.confidence:
+            ci = confidence_interval(kept, scorer, args.confidence_n, args.seed)
+            signature += f"|ci:bs-{args.confidence_n}|seed:{args.seed}"
+        writer.finish(dataclasses.replace(result, signature=signature), ci)
     finally:
         corpus.close()
 
@@ -427,7 +519,7 @@ def run_align(args, out: TextIO) -> None:
                 records.append({
                     "segment": k + 1, "score": s.score, "precision": s.precision, "recall": s.recall,
                     "fmean": s.fmean, "fragmentation_penalty": s.fragmentation_penalty, "chunks": s.chunks,
-                    "best_ref": s.best_ref, "hyp_tokens": list(s.hyp_tokens), "ref_tokens": list(s.ref_tokens),
+                    "best_ref": s.best_ref + 1, "hyp_tokens": list(s.hyp_tokens), "ref_tokens": list(s.ref_tokens),
                     "alignment": [dict(m._asdict(), module=modules[m.module], chunk=c + 1)
                                   for m, c in zip(s.alignment, chunk_ids(s.alignment))],
                 })
@@ -455,6 +547,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             compare.run(args, sys.stdout)
         elif args.command == "tune":
             tune_cli.run_cli(args, sys.stdout, InputError)
+        sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+    except BrokenPipeError:  # the reader stopped (e.g. | head): end quietly, like other Unix filters
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except InputError as exc:
         print(f"meteor-metric: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

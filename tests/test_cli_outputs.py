@@ -1,0 +1,128 @@
+"""The CLI's outputs as a sacrebleu user expects them (issue 15), run as a subprocess.
+
+Oracle: the jar's scores of the bundled example (examples/jar-scores.json, from the jar's own run)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from meteor_metric import Meteor
+from meteor_metric.corpus_io import read_lines
+from meteor_metric.paraphrase import ParaphraseTableNotFound
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+JAR = json.loads((EXAMPLES / "jar-scores.json").read_text(encoding="utf-8"))
+HYP, REF, REF2 = (str(EXAMPLES / name) for name in ("hyp.txt", "ref.txt", "ref2.txt"))
+ONE_REF = ["--hyp", HYP, "--ref", REF]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def paraphrase_table():
+    try:
+        Meteor()
+    except ParaphraseTableNotFound as exc:
+        pytest.skip(f"no English paraphrase table installed: {exc}")
+
+
+def cli(args, stdin=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "meteor_metric", *args], input=stdin, capture_output=True,
+                          text=True, encoding="utf-8")
+
+
+def _summary(text: str) -> dict[str, str]:
+    """The text output's summary lines, label -> value."""
+    return dict(line.split(":", 1) for line in text.split("\n\n", 1)[1].splitlines() if ":" in line)
+
+
+def test_json_carries_every_figure_the_text_shows():
+    text = _summary(cli(["score", *ONE_REF]).stdout)
+    out = json.loads(cli(["score", *ONE_REF, "--json"]).stdout)
+    assert abs(out["score"] - JAR["one_ref"]["final_score"]) <= 1e-12
+    for label, key in (("Precision", "precision"), ("Recall", "recall"), ("Fmean", "fmean"),
+                       ("Penalty", "fragmentation_penalty"), ("Chunks", "chunks"), ("Final score", "score")):
+        assert float(text[label]) == out[key], label
+    assert "segments" not in out  # per segment only on request
+
+
+def test_per_segment_figures_on_request():
+    out = json.loads(cli(["score", *ONE_REF, "--json", "--details"]).stdout)
+    segments = out["segments"]
+    assert [s["segment"] for s in segments] == list(range(1, 101))
+    assert [s["score"] for s in segments] == pytest.approx(JAR["one_ref"]["segment_scores"], abs=1e-12)
+    first = cli(["align", *ONE_REF, "--segments", "1", "--format", "json"]).stdout
+    aligned = json.loads(first)["segments"][0]
+    for key in ("precision", "recall", "fmean", "fragmentation_penalty", "chunks"):
+        assert segments[0][key] == aligned[key], key
+    tsv = cli(["score", *ONE_REF, "--format", "tsv", "--details"]).stdout.splitlines()
+    assert tsv[0].split("\t") == ["segment", "score", "stats", "precision", "recall", "fmean",
+                                  "fragmentation_penalty", "chunks"]
+    assert tsv[1].split("\t")[7] == str(aligned["chunks"])
+
+
+def test_align_json_counts_segments_and_references_from_one():
+    out = json.loads(cli(["align", "--hyp", HYP, "--ref", REF, "--ref", REF2, "--segments", "1-5",
+                          "--format", "json"]).stdout)
+    text = cli(["align", "--hyp", HYP, "--ref", REF, "--ref", REF2, "--segments", "1-5"]).stdout
+    shown = [int(line.split("reference ")[1].split(" of")[0]) for line in text.splitlines()
+             if line.startswith("Segment ")]
+    assert [s["segment"] for s in out["segments"]] == [1, 2, 3, 4, 5]
+    assert [s["best_ref"] for s in out["segments"]] == shown
+    assert set(shown) == {1, 2}  # both references win somewhere, so an off-by-one would show
+
+
+def test_width_and_score_only():
+    score = JAR["one_ref"]["final_score"]
+    assert cli(["score", *ONE_REF, "-b"]).stdout == f"{score!r}\n"
+    assert cli(["score", *ONE_REF, "-b", "-w", "4"]).stdout == f"{score:.4f}\n"
+    text = cli(["score", *ONE_REF, "--width", "3"]).stdout
+    assert f"Final score:\t{score:.3f}\n" in text
+    assert f"Segment 1 score:\t{JAR['one_ref']['segment_scores'][0]:.3f}\n" in text
+    tsv = cli(["score", *ONE_REF, "--format", "tsv", "-w", "2"]).stdout.splitlines()
+    assert tsv[-1].split("\t")[1] == f"{score:.2f}"
+    assert cli(["score", *ONE_REF, "-w", "x"]).returncode == 2
+
+
+def test_confidence_is_the_bootstrap_interval_seeded_and_signed():
+    out = json.loads(cli(["score", *ONE_REF, "--json", "--confidence"]).stdout)
+    lo, hi = out["ci95"]
+    assert lo < JAR["one_ref"]["final_score"] < hi
+    assert out["signature"].endswith("|ci:bs-1000|seed:12345")
+    # the same resampling as `compare` (the significance module) for the same system and seed
+    compared = json.loads(cli(["compare", "--hyp", HYP, "--hyp", REF2, "--ref", REF, "--format", "json"]).stdout)
+    assert compared["systems"][0]["ci95"] == [lo, hi]
+    again = json.loads(cli(["score", *ONE_REF, "--json", "--confidence"]).stdout)
+    assert again["ci95"] == [lo, hi]
+    other = json.loads(cli(["score", *ONE_REF, "--json", "--confidence", "--seed", "7",
+                            "--confidence-n", "200"]).stdout)
+    assert other["ci95"] != [lo, hi] and other["signature"].endswith("|ci:bs-200|seed:7")
+    text = cli(["score", *ONE_REF, "--confidence", "-w", "4"]).stdout
+    assert f"95% CI:\t\t[{lo:.4f}, {hi:.4f}]\n" in text
+    assert cli(["score", "--hyp", HYP, "--ref", REF, "-b", "--confidence"]).stdout.count(" [") == 1
+
+
+def test_compare_shows_the_delta_and_honours_width():
+    args = ["compare", "--hyp", HYP, "--hyp", REF2, "--ref", REF]
+    out = json.loads(cli(args + ["--format", "json"]).stdout)
+    base, other = out["systems"]
+    assert abs(base["score"] - JAR["one_ref"]["final_score"]) <= 1e-12
+    assert base["delta"] == 0.0 and other["delta"] == other["score"] - base["score"]
+    lines = cli(args + ["-w", "2"]).stdout.splitlines()
+    assert lines[0].split() [:4] == ["system", "METEOR", "delta", "95%"]
+    assert lines[2].split()[1:3] == [f"{other['score']:.2f}", f"{other['delta']:+.2f}"]
+    default = cli(args).stdout.splitlines()
+    assert default[1].split()[1] == f"{base['score']:.4f}"  # as many digits as the CI beside it
+
+
+@pytest.mark.parametrize("command", [["score"], ["align"], ["score", "--workers", "2"]])
+def test_a_closed_pipe_ends_quietly(tmp_path, command):
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("\n".join(read_lines(HYP) * 20) + "\n", encoding="utf-8")
+    ref.write_text("\n".join(read_lines(REF) * 20) + "\n", encoding="utf-8")
+    proc = subprocess.run(f"{sys.executable} -m meteor_metric {' '.join(command)} --hyp {hyp} --ref {ref} "
+                          "| head -1; exit ${PIPESTATUS[0]}", shell=True, executable="/bin/bash",
+                          capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.startswith("Segment 1")
