@@ -126,3 +126,39 @@ def test_a_closed_pipe_ends_quietly(tmp_path, command):
                           capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stderr == ""
     assert proc.stdout.startswith("Segment 1")
+
+
+# -- input: formats detected, line-count mismatches located --------------------------------------
+
+
+def test_jsonl_on_stdin_is_detected():
+    rows = "".join(json.dumps({"hypothesis": h, "references": [a, b]}) + "\n"
+                   for h, a, b in zip(read_lines(HYP), read_lines(REF), read_lines(REF2)))
+    proc = cli(["score", "--hyp", "-", "--json"], stdin=rows)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["segment_stats"] == JAR["two_refs"]["stats_lines"]
+
+
+def test_text_without_references_says_which_flag(tmp_path):
+    proc = cli(["score", "--hyp", "-"], stdin="a plain line\n")
+    assert proc.returncode == 2
+    assert "<stdin> is read as plain text, which needs at least one --ref FILE" in proc.stderr
+    assert "--input-format jsonl or --input-format tsv" in proc.stderr
+
+
+@pytest.mark.parametrize("hyp_bytes, hint", [
+    (b"a b\nc d\n\n", "h.txt ends with 1 blank line"),
+    (b"a b\rx\nc d\n", "h.txt: line 1 holds a carriage return (\\r) that starts a new line"),
+    (b"a b\nc d\ne f\n", None),
+])
+def test_line_count_mismatch_says_where(tmp_path, hyp_bytes, hint):
+    (tmp_path / "h.txt").write_bytes(hyp_bytes)
+    (tmp_path / "r.txt").write_bytes(b"a b x\nc d\n")
+    proc = subprocess.run([sys.executable, "-m", "meteor_metric", "score", "--hyp", "h.txt", "--ref", "r.txt"],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "line counts differ: h.txt has 3 lines, r.txt has 2; r.txt ended before line 3" in proc.stderr
+    if hint:
+        assert hint in proc.stderr
+    else:
+        assert "blank" not in proc.stderr and "carriage" not in proc.stderr

@@ -133,7 +133,7 @@ def load_systems(args: argparse.Namespace) -> Systems:
     hypotheses: dict[str, list[str]] = {}
     references: Optional[list[list[str]]] = None
     for name, path in zip(names, args.hyp):
-        corpus = cli.CorpusInput(argparse.Namespace(**{**vars(args), "hyp": path}))
+        corpus = cli.CorpusInput(args, path)
         try:
             pairs = list(corpus.pairs())
         finally:

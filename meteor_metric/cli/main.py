@@ -19,7 +19,7 @@ from tqdm import tqdm
 from .. import __version__
 from ..analysis import compare
 from ..analysis.alignment_view import alignment_text, chunk_ids
-from ..core.corpus_io import FORMATS, CorpusFormatError, iter_lines, iter_pairs
+from ..core.corpus_io import FORMATS, CorpusFormatError, LineCountError, iter_lines, iter_pairs, line_count_hints
 from ..core.javafmt import java_double_str
 from ..meteor15.meteor import BATCH_SIZE, MAX_SEGMENT_TOKENS, CorpusResult, Meteor, SegmentResult
 from ..meteor15.params import LANGUAGE_NAMES, TASKS, normalization_mode, resolve_params
@@ -259,37 +259,64 @@ def _configured_scorer(args) -> tuple[tuple, Scorer]:
 
 # -- input ---------------------------------------------------------------------------------------
 
-def _input_format(args) -> str:
-    if args.input_format != "auto":
-        return args.input_format
-    name = args.hyp.lower()
-    return "jsonl" if name.endswith(".jsonl") else "tsv" if name.endswith(".tsv") else "text"
+def _sniff(path: str, has_refs: bool) -> str:
+    """The format of a file whose name does not say: JSONL if its first line is a JSON object, TSV if
+    it has a tab and no --ref is given, else text."""
+    try:
+        first = next((line for line in iter_lines(path) if line.strip()), "")
+    except CorpusFormatError:
+        return "text"  # the full read reports the problem
+    if first.lstrip().startswith("{"):
+        try:
+            if isinstance(json.loads(first), dict):
+                return "jsonl"
+        except json.JSONDecodeError:
+            pass
+    return "tsv" if "\t" in first and not has_refs else "text"
 
 
 class CorpusInput:
     """The corpus the flags name, checked in a first pass, then streamed as often as needed.
 
-    Standard input is copied to a temporary file first, so it can be read twice."""
+    Standard input is copied to a temporary file first, so it can be read twice. With
+    ``--input-format auto`` the format comes from the file name (.jsonl, .tsv), else from the
+    first line (a JSON object: jsonl; a tab and no --ref: tsv), else text."""
 
-    def __init__(self, args):
-        self.fmt = _input_format(args)
+    def __init__(self, args, hyp: Optional[str] = None):
+        hyp = args.hyp if hyp is None else hyp
         self.ref_paths = list(args.ref)
         self._spool = None
-        if args.hyp == "-":
+        if hyp == "-":
             self._spool = tempfile.NamedTemporaryFile(prefix="meteor-stdin-", delete=False)
             shutil.copyfileobj(sys.stdin.buffer, self._spool)
             self._spool.close()
-        self.hyp_path = self._spool.name if self._spool else args.hyp
-        self.hyp_name = "<stdin>" if self._spool else args.hyp
+        self.hyp_path = self._spool.name if self._spool else hyp
+        self.hyp_name = "<stdin>" if self._spool else hyp
+        self.fmt = args.input_format
+        if self.fmt == "auto":
+            name = hyp.lower()
+            self.fmt = "jsonl" if name.endswith(".jsonl") else "tsv" if name.endswith(".tsv") else \
+                _sniff(self.hyp_path, bool(self.ref_paths))
+        if self.fmt == "text" and not self.ref_paths:
+            self.close()
+            raise InputError(f"{self.hyp_name} is read as plain text, which needs at least one --ref FILE; if it "
+                             "holds the references too, say how: --input-format jsonl or --input-format tsv")
         self.n_segments = self._check()
 
     def _check(self) -> int:
         """Read and parse every line once (encoding, format, line counts), so errors come before any output."""
         try:
             n = sum(1 for _ in self.pairs())
+        except LineCountError as exc:
+            hints = [h for path, name in [(self.hyp_path, self.hyp_name), *zip(self.ref_paths, self.ref_paths)]
+                     for h in line_count_hints(path, name)]
+            self.close()
+            raise InputError("; ".join([str(exc).replace(self.hyp_path, self.hyp_name), *hints])) from None
         except CorpusFormatError as exc:
+            self.close()
             raise InputError(str(exc).replace(self.hyp_path, self.hyp_name)) from None
         if n == 0:
+            self.close()
             raise InputError(f"{self.hyp_name} is empty: nothing to score")
         return n
 
@@ -298,7 +325,7 @@ class CorpusInput:
                           self.hyp_name, self.ref_paths)
 
     def close(self) -> None:
-        if self._spool is not None:
+        if self._spool is not None and os.path.exists(self._spool.name):
             os.unlink(self._spool.name)
 
 
