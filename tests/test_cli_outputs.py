@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from meteor_metric import Meteor
-from meteor_metric.corpus_io import read_lines
-from meteor_metric.paraphrase import ParaphraseTableNotFound
+from meteor_metric.core.corpus_io import read_lines
+from meteor_metric.meteor15.paraphrase import ParaphraseTableNotFound
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 JAR = json.loads((EXAMPLES / "jar-scores.json").read_text(encoding="utf-8"))
