@@ -213,7 +213,7 @@ def test_align_segment_range(paraphrase_table):
 @pytest.mark.parametrize("args, message", [
     (["--input-format", "tsv"], "line 1 has no tab"),
     (["--input-format", "jsonl"], "line 1 is not JSON"),
-    (["--profile", "nltk", "--lang", "de"], "--lang is a METEOR 1.5 option"),
+    (["--profile", "nltk", "--lang", "de"], "the nltk profile is English only (got --lang de); use --profile meteor-1.5"),
     ([], "needs at least one --ref FILE; if it holds the references too, say how: --input-format jsonl"),
 ])
 def test_bad_input_names_the_problem(tmp_path, args, message):

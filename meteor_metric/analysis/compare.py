@@ -125,7 +125,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
 def load_systems(args: argparse.Namespace) -> Systems:
     """Read and score every ``--hyp`` against the shared references."""
     names = _system_names(args.hyp, args.name)
-    spec, scorer = cli._configured_scorer(args)
+    spec, scorer = cli.configured_scorer(args)
     try:
         sample_model(scorer)  # fail before scoring if the profile has no significance test
     except TypeError as exc:

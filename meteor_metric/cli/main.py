@@ -10,6 +10,7 @@ import os
 import shutil
 import sys
 import tempfile
+import warnings
 from array import array
 from collections import deque
 from typing import Iterable, Iterator, Optional, Sequence, TextIO
@@ -23,10 +24,14 @@ from ..core.corpus_io import FORMATS, CorpusFormatError, LineCountError, iter_li
 from ..core.javafmt import java_double_str
 from ..meteor15.meteor import BATCH_SIZE, MAX_SEGMENT_TOKENS, CorpusResult, Meteor, SegmentResult
 from ..meteor15.params import LANGUAGE_NAMES, TASKS, normalization_mode, resolve_params
-from ..profiles.registry import DEFAULT_PROFILE, PROFILES, Scorer, get_scorer
+from ..profiles.registry import Scorer, scorer_for
+from ..profiles.original import DEFAULT_SEARCH_BUDGET
+from ..profiles.spec import DEFAULT_PROFILE, NORMALIZATIONS, PROFILES, ScorerSpec
 from . import tune as tune_cli
 from ..integrations.coco import TOKENIZE_OPTIONS, pretokenize, tokenized_signature
 from ..analysis.significance import paired_bootstrap
+from ..analysis.tuning import TuningWarning
+from .messages import cli_message
 
 EXIT_OK = 0
 EXIT_ERROR = 1  # a resource could not be loaded or another runtime failure
@@ -74,8 +79,6 @@ words left unmatched (the information of the jar's -writeAlignments, readable).
 {INPUT_HELP}
 {EXIT_HELP}"""
 
-_JAR_FLAGS = ("lang", "task", "lower", "no_punct", "modules", "weights", "params", "char",
-              "function_words", "paraphrase_table", "params_file", "fragmentation", "similarity_threshold")
 
 
 class InputError(Exception):
@@ -138,26 +141,32 @@ def _add_config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", choices=PROFILES, default=DEFAULT_PROFILE,
                    help="meteor-1.5 (default, the jar), nltk (NLTK / HF evaluate 'meteor'), "
                         "original (Banerjee & Lavie 2005); the flags below are for meteor-1.5")
-    p.add_argument("--lang", default="en", metavar="LANG",
+    p.add_argument("--lang", metavar="LANG",
                    help=f"language (-l): {', '.join(sorted(LANGUAGE_NAMES))} (default en)")
     p.add_argument("--task", choices=[t for t in TASKS if t != "custom"],
                    help="task preset (-t); default rank for en cz fr es de ru, li otherwise")
     norm = p.add_mutually_exclusive_group()
-    norm.add_argument("--norm", dest="norm", action="store_true", default=True,
+    norm.add_argument("--norm", dest="norm", action="store_true", default=None,
                       help="tokenize and lowercase like the jar's -norm (default)")
     norm.add_argument("--no-norm", dest="norm", action="store_false", help="no tokenization")
     p.add_argument("--lower", action="store_true", help="lowercase only (-lower; with --no-norm)")
     p.add_argument("--no-punct", action="store_true", help="drop punctuation (-noPunct; needs --norm)")
+    p.add_argument("--normalization", choices=sorted({m for modes in NORMALIZATIONS.values() for m in modes}),
+                   metavar="MODE", help="any normalization by name instead of the jar-style flags above: "
+                   + "; ".join(f"{profile}: {', '.join(modes)}" for profile, modes in NORMALIZATIONS.items())
+                   + " (norm_ext, norm_ext_nopunct, cjk_char: extensions for languages the jar cannot -norm)")
+    p.add_argument("--synonyms", metavar="SOURCE",
+                   help="omw or omw:<iso-639-3>: Open Multilingual Wordnet synonyms for other languages (extension)")
     p.add_argument("--modules", type=_csv, metavar="LIST", help="matchers (-m), e.g. exact,stem,synonym,paraphrase")
     p.add_argument("--weights", type=_floats, metavar="LIST", help="one weight per module (-w)")
     p.add_argument("--params", type=_floats, metavar="A,B,G,D",
                    help="alpha,beta,gamma,delta (-p); makes the task custom")
-    p.add_argument("--beam", type=int, default=40, metavar="N", help="beam size (-x, default 40)")
+    p.add_argument("--beam", type=int, metavar="N", help="beam size (-x, default 40)")
     p.add_argument("--char", action="store_true", help="character-based lengths (-ch)")
     p.add_argument("--function-words", metavar="FILE", help="function-word list (-s)")
     p.add_argument("--paraphrase-table", metavar="FILE",
                    help="paraphrase table in METEOR's format (-a); default: found automatically")
-    p.add_argument("--max-tokens", type=int, default=MAX_SEGMENT_TOKENS, metavar="N",
+    p.add_argument("--max-tokens", type=int, metavar="N",
                    help=f"longest segment in tokens (default {MAX_SEGMENT_TOKENS:,}; 0: no limit); alignment time "
                         "grows with the square of the length")
     p.add_argument("--params-file", metavar="FILE", help="a preset file from 'meteor-metric tune'")
@@ -165,6 +174,9 @@ def _add_config_args(p: argparse.ArgumentParser) -> None:
                    help="order penalty from chunks (default, METEOR) or crossing match pairs (extension)")
     p.add_argument("--similarity-threshold", type=float, metavar="X",
                    help="least WordNet path similarity of the wn_similarity module (default 0.85)")
+    p.add_argument("--search-budget", type=_positive, metavar="N",
+                   help="original profile: most states one exact alignment search may visit before the segment "
+                        f"is refused (default {DEFAULT_SEARCH_BUDGET:,})")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -216,43 +228,39 @@ def build_parser() -> argparse.ArgumentParser:
 
 # -- configuration -----------------------------------------------------------------------------
 
-def _scorer_spec(args) -> tuple:
-    """A picklable description of the scorer (rebuilt in worker processes)."""
-    if args.profile != "meteor-1.5":
-        given = [f for f in _JAR_FLAGS if getattr(args, f) not in (None, False, "en")]
-        if given or not args.norm or args.beam != 40 or args.max_tokens != MAX_SEGMENT_TOKENS:
-            flag = "--" + (given[0] if given else "no-norm" if not args.norm else "beam" if args.beam != 40
-                           else "max-tokens").replace("_", "-")
-            raise InputError(f"{flag} is a METEOR 1.5 option; it does not apply to --profile {args.profile}")
-        return (args.profile,)
-    if args.no_punct and not args.norm:
+def scorer_spec(args) -> ScorerSpec:
+    """The scorer the flags describe (checked by :class:`ScorerSpec`; sent to worker processes)."""
+    jar_style = args.norm is False or args.lower or args.no_punct
+    if args.normalization is not None and jar_style:
+        raise InputError("--normalization replaces --no-norm, --lower and --no-punct: give one or the other")
+    if args.no_punct and args.norm is False:
         raise InputError("--no-punct only works with --norm (the jar silently ignores it otherwise)")
-    if args.lower and args.norm:
+    if args.lower and args.norm is not False:
         raise InputError("--lower is for use with --no-norm (--norm already lowercases)")
+    if args.max_tokens is not None and args.max_tokens < 0:
+        raise InputError(f"--max-tokens must be 0 (no limit) or more, got {args.max_tokens}")
+    options = {"language": args.lang, "task": args.task, "modules": args.modules, "weights": args.weights,
+               "parameters": args.params, "char_based": args.char or None, "beam_size": args.beam,
+               "function_words": args.function_words, "paraphrase_table": args.paraphrase_table,
+               "synonyms": args.synonyms, "params_file": args.params_file, "fragmentation": args.fragmentation,
+               "similarity_threshold": args.similarity_threshold, "search_budget": args.search_budget,
+               "max_segment_tokens": None if args.max_tokens is None else args.max_tokens or False,
+               "normalization": normalization_mode(args.norm is not False, args.lower, args.no_punct)
+               if jar_style else args.normalization}
+    given = {k: v for k, v in options.items() if v is not None}
+    if given.get("max_segment_tokens") is False:
+        given["max_segment_tokens"] = None  # --max-tokens 0: no limit
     try:
-        params = resolve_params(
-            args.lang, args.task, modules=args.modules, weights=args.weights, parameters=args.params,
-            normalization=normalization_mode(args.norm, args.lower, args.no_punct), char_based=args.char,
-            beam_size=args.beam, function_words=args.function_words, paraphrase_table=args.paraphrase_table,
-            params_file=args.params_file, **{k: v for k, v in (("fragmentation", args.fragmentation), (
-                "similarity_threshold", args.similarity_threshold)) if v is not None})
+        return ScorerSpec(args.profile, **given)
     except ValueError as exc:
         raise InputError(str(exc)) from None
-    if args.max_tokens < 0:
-        raise InputError(f"--max-tokens must be 0 (no limit) or more, got {args.max_tokens}")
-    return ("meteor-1.5", params, args.max_tokens or None)
 
 
-def _build_scorer(spec: tuple) -> Scorer:
-    if spec[0] == "meteor-1.5":
-        return Meteor.from_params(spec[1], max_segment_tokens=spec[2])
-    return get_scorer(spec[0])
-
-
-def _configured_scorer(args) -> tuple[tuple, Scorer]:
-    spec = _scorer_spec(args)
+def configured_scorer(args) -> tuple[ScorerSpec, Scorer]:
+    """The flags' scorer spec and its shared scorer."""
+    spec = scorer_spec(args)
     try:
-        return spec, _build_scorer(spec)
+        return spec, scorer_for(spec)
     except ValueError as exc:
         raise InputError(str(exc)) from None
 
@@ -334,9 +342,9 @@ class CorpusInput:
 _worker_scorer: Optional[Scorer] = None
 
 
-def _init_worker(spec: tuple) -> None:
+def _init_worker(spec: ScorerSpec) -> None:
     global _worker_scorer
-    _worker_scorer = _build_scorer(spec)
+    _worker_scorer = scorer_for(spec)
 
 
 def _slim(segment: SegmentResult) -> SegmentResult:
@@ -360,7 +368,7 @@ def _batches(pairs: Iterable[tuple[str, list[str]]], size: int) -> Iterator[list
         yield batch
 
 
-def score_stream(spec: tuple, scorer: Scorer, pairs: Iterable[tuple[str, list[str]]], workers: int = 1,
+def score_stream(spec: ScorerSpec, scorer: Scorer, pairs: Iterable[tuple[str, list[str]]], workers: int = 1,
                  batch_size: int = 200) -> Iterator[tuple[SegmentResult, int]]:
     """(segment result, number of references) in input order, from one or several processes (their
     results come without tokens and alignments). One process scores ``BATCH_SIZE`` segments at a
@@ -481,7 +489,7 @@ def confidence_interval(segments: list[SegmentResult], scorer: Scorer, n_samples
 
 
 def run_score(args, out: TextIO) -> None:
-    spec, scorer = _configured_scorer(args)
+    spec, scorer = configured_scorer(args)
     corpus = CorpusInput(args)
     try:
         show = args.progress if args.progress is not None else (corpus.n_segments >= 1000 and sys.stderr.isatty())
@@ -527,7 +535,7 @@ def _segment_range(text: Optional[str], n: int) -> range:
 
 
 def run_align(args, out: TextIO) -> None:
-    _, scorer = _configured_scorer(args)
+    _, scorer = configured_scorer(args)
     corpus = CorpusInput(args)
     try:
         wanted = _segment_range(args.segments, corpus.n_segments)
@@ -563,26 +571,42 @@ def run_align(args, out: TextIO) -> None:
         corpus.close()
 
 
+def _paraphrase_free_modules(args) -> Optional[str]:
+    """The flags' modules without paraphrase, as a --modules value (for the missing-table message)."""
+    try:
+        modules = args.modules or resolve_params(args.lang or "en", args.task).modules
+    except (AttributeError, ValueError):
+        return None
+    return ",".join(m for m in modules if m != "paraphrase") or None
+
+
+def _report(kind: str, message: str, args) -> None:
+    print(f"meteor-metric: {kind}: {cli_message(message, _paraphrase_free_modules(args))}", file=sys.stderr)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        if args.command == "score":
-            run_score(args, sys.stdout)
-        elif args.command == "align":
-            run_align(args, sys.stdout)
-        elif args.command in compare.COMMANDS:
-            compare.run(args, sys.stdout)
-        elif args.command == "tune":
-            tune_cli.run_cli(args, sys.stdout, InputError)
-        sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", TuningWarning)
+            warnings.showwarning = lambda message, *_: _report("warning", str(message), args)
+            if args.command == "score":
+                run_score(args, sys.stdout)
+            elif args.command == "align":
+                run_align(args, sys.stdout)
+            elif args.command in compare.COMMANDS:
+                compare.run(args, sys.stdout)
+            elif args.command == "tune":
+                tune_cli.run_cli(args, sys.stdout, InputError)
+            sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
     except BrokenPipeError:  # the reader stopped (e.g. | head): end quietly, like other Unix filters
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
     except InputError as exc:
-        print(f"meteor-metric: error: {exc}", file=sys.stderr)
+        _report("error", str(exc), args)
         return EXIT_USAGE
     except (OSError, RuntimeError) as exc:
-        print(f"meteor-metric: error: {exc}", file=sys.stderr)
+        _report("error", str(exc), args)
         return EXIT_ERROR
     return EXIT_OK
 
