@@ -162,3 +162,102 @@ def test_line_count_mismatch_says_where(tmp_path, hyp_bytes, hint):
         assert hint in proc.stderr
     else:
         assert "blank" not in proc.stderr and "carriage" not in proc.stderr
+
+
+# -- messages name CLI flags; every normalization and the original profile's budget reachable ----
+
+PYTHON_SPELLING = ("normalization=", "max_segment_tokens", "search_budget", "paraphrase_table", "beam_size",
+                   "language=", "profile=", "folds=", "OriginalMeteor(")
+
+
+def _error(args, tmp_path, lines=("der hund",), stdin=None) -> str:
+    hyp = tmp_path / "h.txt"
+    hyp.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "meteor_metric", *[str(hyp) if a == "H" else a for a in args]],
+                          capture_output=True, text=True, input=stdin)
+    assert proc.returncode in (1, 2) and proc.stderr.startswith("meteor-metric: error: ")
+    assert not any(word in proc.stderr for word in PYTHON_SPELLING), proc.stderr
+    return proc.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--lang", "da"], "use --normalization lc_only or --normalization no_norm, the extension "
+                       "--normalization norm_ext (not in the jar)"),
+    (["--max-tokens", "1"], "more than --max-tokens 1"),
+    (["--profile", "nltk", "--beam", "5"], "--beam 5 is an option of the meteor-1.5 profile"),
+    (["--profile", "nltk", "--lang", "de"], "(got --lang de); use --profile meteor-1.5"),
+    (["--search-budget", "5"], "--search-budget 5 is an option of the original profile"),
+    (["--profile", "nltk", "--normalization", "lc_only"], "--normalization lc_only does not apply to the nltk"),
+])
+def test_messages_name_cli_flags(tmp_path, args, message):
+    assert message in _error(["score", "--hyp", "H", "--ref", "H", *args], tmp_path)
+
+
+def test_a_language_without_paraphrase_table_names_the_modules(tmp_path, monkeypatch):
+    monkeypatch.delenv("METEOR_METRIC_PARAPHRASE_DIR", raising=False)
+    err = _error(["score", "--hyp", "H", "--ref", "H", "--lang", "de"], tmp_path)
+    assert "leave the paraphrase module out: --modules exact,stem" in err and "--paraphrase-table FILE" in err
+    ok = cli(["score", "--hyp", HYP, "--ref", HYP, "--lang", "de", "--modules", "exact,stem", "-b"])
+    assert ok.returncode == 0 and ok.stdout == "1.0\n"
+
+
+@pytest.mark.parametrize("mode", ["lc_only", "no_norm", "norm_nopunct"])
+def test_normalization_flag_equals_the_jar_style_flags(mode):
+    jar_style = {"lc_only": ["--no-norm", "--lower"], "no_norm": ["--no-norm"], "norm_nopunct": ["--no-punct"]}
+    by_name = cli(["score", *ONE_REF, "--normalization", mode, "--json"])
+    by_flags = cli(["score", *ONE_REF, *jar_style[mode], "--json"])
+    assert by_name.returncode == 0 and by_name.stdout == by_flags.stdout
+    assert f"|norm:{mode}|" in json.loads(by_name.stdout)["signature"]
+
+
+def test_normalization_flag_reaches_the_extensions(tmp_path):
+    hyp = tmp_path / "h.txt"
+    hyp.write_text("Hunden løb, hurtigt!\n", encoding="utf-8")
+    ref = tmp_path / "r.txt"
+    ref.write_text("hunden løb hurtigt\n", encoding="utf-8")
+    args = ["score", "--hyp", str(hyp), "--ref", str(ref), "--lang", "da", "--json"]
+    ext = json.loads(cli(args + ["--normalization", "norm_ext"]).stdout)
+    lower = json.loads(cli(args + ["--normalization", "lc_only"]).stdout)
+    assert "|norm:norm_ext|" in ext["signature"] and ext["score"] != lower["score"]
+    # norm_ext splits "," and "!" off: 3 of 5 tokens match; lc_only keeps "løb," and "hurtigt!": 1 of 3
+    assert ext["precision"] == 3 / 5 and lower["precision"] == 1 / 3
+    nltk = cli(["score", *ONE_REF, "--profile", "nltk", "--normalization", "split", "-b"])
+    assert nltk.returncode == 0 and nltk.stdout != cli(["score", *ONE_REF, "--profile", "nltk", "-b"]).stdout
+
+
+def test_original_profile_search_budget_flag(tmp_path):
+    words = "alpha beta gamma delta eps".split()
+    hyp = " ".join(words[k % 5] for k in range(60))
+    ref = " ".join(words[(k * 7) % 5] for k in range(60))  # the same words, shuffled
+    (tmp_path / "hyp.txt").write_text(hyp + "\n")
+    (tmp_path / "ref.txt").write_text(ref + "\n")
+    base = ["score", "--hyp", str(tmp_path / "hyp.txt"), "--ref", str(tmp_path / "ref.txt"), "--profile", "original"]
+    assert cli(base + ["-b"]).returncode == 0  # a 60-word anagram of 5 words scores within the default budget
+    err = _error(base + ["--search-budget", "10"], tmp_path)
+    assert "exceeded its budget of 10 states" in err and "a larger --search-budget N" in err
+
+
+def test_tune_errors_and_warnings_are_clean(tmp_path):
+    rows = [{"hypothesis": "a b c", "references": ["a b c"], "human": h} for h in (0.1, 0.5, 0.9)]
+    data = tmp_path / "t.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    folds = cli(["tune", "--data", str(data), "--out", str(tmp_path / "p.json"), "--modules", "exact"])
+    assert folds.returncode == 2 and "Traceback" not in folds.stderr
+    assert "5 folds but only 3 judged group(s); use --folds 3 (or fewer) or --folds 0" in folds.stderr
+    tiny = cli(["tune", "--data", str(data), "--out", str(tmp_path / "p.json"), "--modules", "exact",
+                "--folds", "0", "--random-starts", "2", "--max-evals", "5"])
+    assert tiny.returncode == 0 and "meteor-metric: warning: " in tiny.stderr and "only 3 judgments" in tiny.stderr
+    data.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "human"}) + "\n" for r in rows))
+    none = cli(["tune", "--data", str(data), "--out", str(tmp_path / "p.json"), "--modules", "exact"])
+    assert none.returncode == 2 and "no segment has a human judgment" in none.stderr
+
+
+@pytest.mark.parametrize("typo, suggestion", [
+    (["score", "--formt", "json"], "(did you mean --format?)"),
+    (["score", "--confidance"], "(did you mean --confidence?)"),
+    (["scroe"], "(did you mean score?)"),
+    (["score", "--format", "jsno"], "(did you mean json?)"),
+])
+def test_typos_get_a_suggestion(typo, suggestion):
+    proc = cli([*typo, "--hyp", HYP, "--ref", REF])
+    assert proc.returncode == 2 and suggestion in proc.stderr

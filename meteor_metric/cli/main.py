@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import difflib
 import json
 import multiprocessing
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -179,8 +181,29 @@ def _add_config_args(p: argparse.ArgumentParser) -> None:
                         f"is refused (default {DEFAULT_SEARCH_BUDGET:,})")
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse that suggests the closest flag or choice for a typo (Python 3.14's suggest_on_error)."""
+
+    option_names: set[str] = set()  # every flag of every command (parsers of one CLI share it)
+
+    def add_argument(self, *names, **kwargs):
+        Parser.option_names.update(n for n in names if n.startswith("--"))
+        return super().add_argument(*names, **kwargs)
+
+    def error(self, message: str):
+        unknown = re.search(r"unrecognized arguments: (\S+)", message)
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if unknown:
+            close = difflib.get_close_matches(unknown.group(1).split("=")[0], sorted(Parser.option_names), 1)
+        elif choice:
+            close = difflib.get_close_matches(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)), 1)
+        else:
+            close = []
+        super().error(message + (f" (did you mean {close[0]}?)" if close else ""))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="meteor-metric", description="METEOR 1.5, exact with the Java reference, in pure Python.",
         epilog="Run 'meteor-metric COMMAND --help' for a command's options and examples.\n\n" + EXIT_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter)
