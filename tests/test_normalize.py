@@ -15,8 +15,8 @@ from typing import Iterator, List, Tuple
 
 import pytest
 
+from meteor_metric.core.languages import SUPPORTED_LANGUAGES as SUPPORTED_NORM_LANGUAGES
 from meteor_metric.meteor15.normalize import (
-    SUPPORTED_NORM_LANGUAGES,
     java_lower,
     java_trim,
     load_function_words,

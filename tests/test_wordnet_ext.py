@@ -14,7 +14,7 @@ import pytest
 
 from meteor_metric import Meteor
 from meteor_metric.meteor15.nltk_wordnet import POS_ORDER, NltkWordNet
-from meteor_metric.meteor15.scorer import count_crossings
+from meteor_metric.meteor15.statistics import count_crossings
 from meteor_metric.meteor15.stemmers import get_stemmer
 from meteor_metric.meteor15.wn_similarity import SimilarityIndex, max_distance
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from ..meteor15.aligner import Match
+from ..core.alignment import Match
 
 #: Colours of the modules, by position in the configuration (exact, stem, synonym/wordnet, paraphrase).
 MODULE_COLOURS = ("#2563eb", "#16a34a", "#d97706", "#9333ea")

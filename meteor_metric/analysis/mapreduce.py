@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator, Optional, Sequence
 
-from ..profiles.registry import get_scorer
-from ..meteor15.scorer import Metrics
+from ..core.results import Metrics
 from ..core.stats import MeteorStats
+from ..profiles.registry import get_scorer
 
 
 def contribution_vectors(pairs: Iterable[tuple[str, Sequence[str]]], language: str = "en",

@@ -13,9 +13,9 @@ from typing import Mapping, Optional, Sequence
 
 import numpy as np
 
+from ..core.results import CorpusResult, SegmentResult
+from ..core.scorer import Scorer
 from .alignment_view import alignment_svg, legend_html, module_counts
-from ..meteor15.meteor import CorpusResult, SegmentResult
-from ..profiles.registry import Scorer
 from .significance import ComparisonResult, paired_approximate_randomization, paired_bootstrap
 
 ALPHA = 0.05  # the significance mark's level

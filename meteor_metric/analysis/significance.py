@@ -23,14 +23,13 @@ sample scores at positions ``R // 40`` and ``R - 1 - R // 40``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Mapping, Optional, Protocol, Sequence
+from typing import Iterator, Mapping, Optional, Sequence
 
 import numpy as np
 
-from ..meteor15.meteor import Meteor, SegmentResult
-from ..profiles.registry import Scorer
-from ..core.stats import STATS_LINE_FIELDS
-from .vectorized import pair_scores
+from ..core.results import SegmentResult
+from ..core.sampling import SampleModel
+from ..core.scorer import Scorer
 
 TESTS = {"bs": "paired-bs", "ar": "paired-ar"}
 _CHUNK_ELEMENTS = 1 << 22  # samples are summed in blocks of about this many (sample, segment) cells
@@ -59,87 +58,13 @@ class ComparisonResult:
     signature: str
 
 
-class SampleModel(Protocol):
-    """How a profile turns a sample of segments into a system score, vectorized.
-
-    ``rows`` gives one number vector per segment; ``scores`` maps sums of ``n`` rows (one sum per
-    sample) to the system scores of those samples.
-    """
-
-    def rows(self, segments: Sequence[SegmentResult]) -> np.ndarray: ...
-
-    def scores(self, sums: np.ndarray, n: int) -> np.ndarray: ...
-
-
-class StatsModel:
-    """``meteor-1.5``: summed statistics scored with the jar's formula (:func:`vectorized.pair_scores`)."""
-
-    def __init__(self, scorer: Meteor):
-        p = scorer.params
-        if p.fragmentation != "chunks":
-            raise ValueError(f"significance tests score the jar's statistics (chunks); fragmentation="
-                             f"{p.fragmentation!r} is not supported here: use the default 'chunks'")
-        self.n_modules = len(p.modules)
-        self.weights = p.weights
-        self.alpha, self.beta, self.gamma, self.delta = p.alpha, p.beta, p.gamma, p.delta
-
-    def rows(self, segments: Sequence[SegmentResult]) -> np.ndarray:
-        """Per segment: its corpus contribution, as the jar's 23 stats numbers."""
-        out = []
-        for s in segments:
-            if len(s.stats.test_content_matches) != self.n_modules:
-                raise ValueError(f"statistics have {len(s.stats.test_content_matches)} module slots, "
-                                 f"this configuration has {self.n_modules} modules")
-            out.append(s.stats.corpus_contribution().to_list())
-        return np.array(out, dtype=np.float64).reshape(len(out), STATS_LINE_FIELDS)
-
-    def scores(self, sums: np.ndarray, n: int) -> np.ndarray:
-        """The jar's ``computeMetrics`` on each row of ``sums``, in its operation order."""
-        return pair_scores(sums, self.weights, self.alpha, self.beta, self.gamma, self.delta)
-
-
-class MeanModel:
-    """Profiles whose system score is the mean of the segment scores (``nltk``)."""
-
-    def rows(self, segments: Sequence[SegmentResult]) -> np.ndarray:
-        return np.array([[s.score] for s in segments], dtype=np.float64).reshape(len(segments), 1)
-
-    def scores(self, sums: np.ndarray, n: int) -> np.ndarray:
-        return sums[:, 0] / n
-
-
-class OriginalModel:
-    """``original``: plain sums of lengths, matches and chunks, scored with the 2005 formula
-    (:meth:`OriginalMeteor.score_stats`, in its operation order)."""
-
-    def rows(self, segments: Sequence[SegmentResult]) -> np.ndarray:
-        return np.array([(s.stats.test_length, s.stats.ref_length, s.stats.test_total_matches, s.stats.chunks)
-                         for s in segments], dtype=np.float64).reshape(len(segments), 4)
-
-    def scores(self, sums: np.ndarray, n: int) -> np.ndarray:
-        t_len, r_len, matches, chunks = sums[:, 0], sums[:, 1], sums[:, 2], sums[:, 3]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            p = matches / t_len
-            r = matches / r_len
-            fmean = 10 * p * r / (r + 9 * p)
-            penalty = 0.5 * np.power(chunks / matches, 3)
-            score = fmean * (1 - penalty)
-        return np.where(matches > 0, score, 0.0)
-
-
 def sample_model(scorer: Scorer) -> SampleModel:
-    """The vectorized system scoring of a profile's scorer."""
-    if isinstance(scorer, Meteor):
-        return StatsModel(scorer)
-    from ..profiles.nltk_profile import NltkMeteor
-    from ..profiles.original import OriginalMeteor
-
-    if isinstance(scorer, NltkMeteor):
-        return MeanModel()
-    if isinstance(scorer, OriginalMeteor):
-        return OriginalModel()
-    raise TypeError(f"no significance test for {type(scorer).__name__}: "
-                    "supported are the meteor-1.5, nltk and original profiles")
+    """The vectorized system scoring of a scorer: its own ``sample_model()`` hook."""
+    hook = getattr(scorer, "sample_model", None)
+    if not callable(hook):
+        raise TypeError(f"no significance test for {type(scorer).__name__}: a scorer needs a sample_model() "
+                        "hook (meteor_metric.core.scorer.Scorer), as the meteor-1.5, nltk and original profiles have")
+    return hook()
 
 
 # -- the tests -----------------------------------------------------------------------------------

@@ -2,9 +2,9 @@
 
 The alignment does not depend on alpha, beta, gamma, delta or the scoring weights (the aligner's
 weights are fixed by module type), so a :class:`StatsTable` collected once can be rescored for any
-parameters with numpy arithmetic. :func:`pair_scores` repeats ``scorer.compute_metrics`` in the
-jar's operation order; :func:`segment_scores` picks each segment's best reference like
-``Meteor._segment`` (the first maximum).
+parameters with numpy arithmetic (:func:`~meteor_metric.meteor15.sampling.pair_scores`: the jar's
+formula in its operation order); :func:`segment_scores` picks each segment's best reference like
+``Meteor.sentence_score`` (the first maximum).
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
-from ..meteor15.meteor import Meteor, References, check_corpus
-from ..core.stats import MAX_MODULES, STATS_LINE_FIELDS, MeteorStats
-
-_CHUNKS, _T_WORDS, _R_WORDS = 20, 21, 22
+from ..core.checks import References, check_corpus
+from ..core.stats import CHUNKS_FIELD, MAX_MODULES, STATS_LINE_FIELDS, MeteorStats
+from ..meteor15.meteor import Meteor
+from ..meteor15.sampling import pair_scores, perfect_rows
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,7 +64,7 @@ class StatsTable:
     @cached_property
     def _scoring_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """The stats as floats and the perfect-segment mask (computed once per table)."""
-        return self.stats.astype(np.float64), _perfect(self.stats)
+        return self.stats.astype(np.float64), perfect_rows(self.stats)
 
     @classmethod
     def from_stats(cls, per_segment: Sequence[Sequence[MeteorStats]], n_modules: int) -> "StatsTable":
@@ -105,51 +105,10 @@ def collect_stats(meteor: Meteor, hypotheses: Sequence[str], references: Sequenc
     per_segment = []
     for hyp, refs in check_corpus(hypotheses, references):
         hyp_tokens = meteor.tokens(hyp)
-        per_segment.append([meteor._align_pair(hyp_tokens, meteor.tokens(r))[0] for r in refs])
+        per_segment.append([meteor.align_tokens(hyp_tokens, meteor.tokens(r))[0] for r in refs])
         if progress is not None:
             progress(1)
     return StatsTable.from_stats(per_segment, len(meteor.modules))
-
-
-def pair_scores(stats: np.ndarray, weights: Sequence[float], alpha: float, beta: float, gamma: float,
-                delta: float, perfect: Optional[np.ndarray] = None) -> np.ndarray:
-    """METEOR of each row of 23 stats numbers: ``compute_metrics`` vectorized, same operation order.
-
-    ``perfect`` (optional) is ``_perfect(stats)``, given when the caller has it already.
-    """
-    s = np.asarray(stats, dtype=np.float64)
-    if perfect is None:
-        perfect = _perfect(stats)
-    n = len(weights)
-    if n > MAX_MODULES:
-        raise ValueError(f"at most {MAX_MODULES} weights, got {n}")
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        t_wl = (delta * (s[:, 0] - s[:, 2])) + ((1.0 - delta) * s[:, 2])
-        r_wl = (delta * (s[:, 1] - s[:, 3])) + ((1.0 - delta) * s[:, 3])
-        t_wm = np.zeros(len(s))
-        r_wm = np.zeros(len(s))
-        for i in range(n):
-            t_wm = t_wm + s[:, 4 + 4 * i] * weights[i] * delta
-        for i in range(n):
-            r_wm = r_wm + s[:, 5 + 4 * i] * weights[i] * delta
-        for i in range(n):
-            t_wm = t_wm + s[:, 6 + 4 * i] * weights[i] * (1.0 - delta)
-        for i in range(n):
-            r_wm = r_wm + s[:, 7 + 4 * i] * weights[i] * (1.0 - delta)
-        precision = t_wm / t_wl
-        recall = r_wm / r_wl
-        fmean = 1.0 / ((1.0 - alpha) / precision + alpha / recall)
-        frag = np.where(perfect, 0.0, s[:, _CHUNKS] / ((s[:, _T_WORDS] + s[:, _R_WORDS]) / 2))
-        score = fmean * (1.0 - gamma * np.power(frag, beta))
-    return np.where(score > 0.0, score, 0.0)  # NaN and negatives become 0, as Math.max(score, 0)
-
-
-def _perfect(stats: np.ndarray) -> np.ndarray:
-    """Everything matched in one chunk (``MeteorStats.is_perfect``) for each row."""
-    s = np.asarray(stats)
-    t_total = s[:, 4:20:4].sum(axis=1) + s[:, 6:20:4].sum(axis=1)
-    r_total = s[:, 5:20:4].sum(axis=1) + s[:, 7:20:4].sum(axis=1)
-    return (t_total == s[:, 0]) & (r_total == s[:, 1]) & (s[:, _CHUNKS] == 1)
 
 
 def segment_scores(table: StatsTable, weights: Sequence[float], alpha: float, beta: float, gamma: float,
@@ -173,7 +132,7 @@ def corpus_scores(table: StatsTable, best: np.ndarray, groups: np.ndarray, n_gro
     ``groups[k]`` is segment ``k``'s group (e.g. its system); a perfect segment adds no chunks.
     """
     chosen = table.stats[best].copy()
-    chosen[_perfect(chosen), _CHUNKS] = 0
+    chosen[perfect_rows(chosen), CHUNKS_FIELD] = 0
     sums = np.zeros((n_groups, STATS_LINE_FIELDS), dtype=np.int64)
     np.add.at(sums, np.asarray(groups), chosen)
     return pair_scores(sums, weights, alpha, beta, gamma, delta)

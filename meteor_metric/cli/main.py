@@ -19,7 +19,7 @@ from typing import Iterable, Iterator, Optional, Sequence, TextIO
 
 from tqdm import tqdm
 
-from .. import __version__
+from ..version import __version__
 from ..analysis import compare
 from ..analysis.alignment_view import alignment_text, chunk_ids
 from ..core.corpus_io import FORMATS, CorpusFormatError, LineCountError, iter_lines, iter_pairs, line_count_hints

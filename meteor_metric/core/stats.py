@@ -9,6 +9,8 @@ from .javafmt import java_double_str
 
 MAX_MODULES = 4
 STATS_LINE_FIELDS = 23
+#: Positions in a stats line (:meth:`MeteorStats.to_list`) of the chunks and the matched words of each side.
+CHUNKS_FIELD, TEST_WORDS_FIELD, REF_WORDS_FIELD = 20, 21, 22
 
 
 def _perfect(total_test: int, total_ref: int, test_len: int, ref_len: int, chunks: int) -> bool:

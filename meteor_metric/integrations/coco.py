@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Hashable, Mapping, Sequence
 
-from meteor_metric import Meteor as _Meteor15
-from meteor_metric.integrations.ptb_tokenizer import ptb_tokenize
+from ..meteor15.meteor import Meteor as _Meteor15
+from .ptb_tokenizer import ptb_tokenize
 
 __all__ = ["Meteor", "PTBTokenizer"]
 

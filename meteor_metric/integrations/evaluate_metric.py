@@ -14,9 +14,9 @@ from typing import Any, Optional, Sequence
 import datasets
 import evaluate
 
-from ..meteor15.meteor import check_corpus
-from .coco import pretokenize, tokenized_signature
+from ..core.checks import check_corpus
 from ..profiles.registry import DEFAULT_PROFILE, PROFILES, get_scorer
+from .coco import pretokenize, tokenized_signature
 
 _CITATION = """\
 @inproceedings{banerjee-lavie-2005-meteor,

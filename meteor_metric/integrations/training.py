@@ -10,7 +10,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from ..meteor15.meteor import check_corpus
+from ..core.checks import check_corpus
 from ..profiles.registry import DEFAULT_PROFILE, get_scorer
 
 IGNORE_INDEX = -100  # what transformers puts in labels (and padded predictions) to mask them

@@ -16,24 +16,10 @@ Reproduced on purpose, because they change scores:
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import NamedTuple, Optional, Sequence
+from typing import Optional, Sequence
 
+from ..core.alignment import Match
 from .matcher import Matcher
-
-
-class Match(NamedTuple):
-    """An aligned unit: ``ref_len`` reference words at ``ref_start`` matched to
-    ``hyp_len`` hypothesis words at ``hyp_start`` by module number ``module``."""
-
-    ref_start: int
-    ref_len: int
-    hyp_start: int
-    hyp_len: int
-    module: int
-
-    def as_list(self) -> list[int]:
-        return list(self)
-
 
 _sort_key = itemgetter(0)
 

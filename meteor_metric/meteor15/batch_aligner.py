@@ -27,7 +27,8 @@ from typing import Sequence
 
 import numpy as np
 
-from .aligner import Match, align
+from ..core.alignment import Match
+from .aligner import align
 
 _WORD = 64
 _ALL = 2**64 - 1

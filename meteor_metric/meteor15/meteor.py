@@ -1,27 +1,41 @@
-"""The public scoring API: :class:`Meteor`, and the result types it returns."""
+"""The METEOR 1.5 scorer, :class:`Meteor`: a thin coordinator of the engine's stages.
+
+Text -> tokens (:mod:`.normalize`, :mod:`.normalize_ext`) -> candidate matches (:mod:`.matcher`) ->
+alignment (:mod:`.aligner`, many pairs at once in :mod:`.batch_aligner`) -> statistics
+(:mod:`.statistics`) -> score (:mod:`.formula`); the best reference counts for a segment.
+"""
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from functools import lru_cache
-from itertools import compress
-from typing import Callable, Iterable, Iterator, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
-from .. import __version__
-from .aligner import Match, align, count_chunks, find_candidates
+from ..core.alignment import Match
+from ..core.checks import References, check_corpus, check_refs, check_text
 from ..core.gcpause import gc_paused
-from ..core.javafmt import java_split_lines, utf16_len
+from ..core.javafmt import java_split_lines
+from ..core.languages import LANGUAGE_NAMES
+from ..core.results import CorpusResult, Metrics, SegmentResult
+from ..core.scorer import SummedStatsScorer, first_best
+from ..core.stats import MeteorStats
+from .aligner import align, find_candidates
+from .formula import compute_metrics
 from .matcher import (ExactMatcher, LemmaMatcher, Matcher, ParaphraseMatcher, SimilarityMatcher, StemMatcher,
-                      SynonymMatcher, cached_map, token_keys)
+                      SynonymMatcher, token_keys)
+from .names import (DEFAULT_SIMILARITY_THRESHOLD, EXTENSION_MODULES, EXTENSION_NORMALIZATIONS, METEOR_VERSION,
+                    MODULE_SHORT)
 from .normalize import java_lower, load_function_words, normalize_line, tokenize
 from .normalize_ext import ext_tokens
-from .params import (DEFAULT_SIMILARITY_THRESHOLD, EXTENSION_MODULES, EXTENSION_NORMALIZATIONS, LANGUAGE_NAMES,
-                     METEOR_VERSION, MODULE_SHORT, MeteorParams, resolve_params)
-from .scorer import Metrics, compute_metrics, count_crossings
-from ..core.stats import MeteorStats, StatsTotal
+from .params import MeteorParams, resolve_params
+from .statistics import StatsCounter
 
-References = Union[str, Sequence[str]]
+if TYPE_CHECKING:
+    from .sampling import StatsModel
+
+__all__ = ["Meteor", "MeteorParams", "SegmentResult", "CorpusResult", "References", "check_corpus",
+           "BATCH_SIZE", "MAX_SEGMENT_TOKENS"]
+
 
 _TEXT_CACHE_SIZE = 1 << 13  # texts repeat locally (references of a caption set); keep memory small
 _PAIR_CACHE_SIZE = 1 << 12  # token-sequence pairs repeat locally (systems giving the same output)
@@ -32,86 +46,7 @@ BATCH_SIZE = 1024
 MAX_SEGMENT_TOKENS = 2_500
 
 
-@dataclass(frozen=True)
-class SegmentResult:
-    """METEOR of one hypothesis against its best reference.
-
-    ``alignment`` lists the matches in reference order; ``hyp_tokens`` and
-    ``ref_tokens`` are the normalised tokens the alignment indexes.
-    """
-
-    score: float
-    precision: float
-    recall: float
-    fmean: float
-    fragmentation_penalty: float
-    chunks: int
-    stats: MeteorStats
-    best_ref: int
-    alignment: tuple[Match, ...]
-    hyp_tokens: tuple[str, ...]
-    ref_tokens: tuple[str, ...]
-    signature: str
-
-
-@dataclass(frozen=True)
-class CorpusResult:
-    """Corpus METEOR, computed from the summed segment statistics (not a mean of segment scores)."""
-
-    score: float
-    precision: float
-    recall: float
-    fmean: float
-    fragmentation_penalty: float
-    chunks: int
-    stats: MeteorStats
-    segments: tuple[SegmentResult, ...]
-    signature: str
-
-    @property
-    def segment_scores(self) -> list[float]:
-        return [s.score for s in self.segments]
-
-
-class ProfileScorer:
-    """What every profile's scorer shares: its signatures and the corpus aggregation.
-
-    Subclasses set ``_base_signature`` and provide ``accumulator()`` (a running corpus result)."""
-
-    _base_signature: str
-    _corpus_tag = ""  # what the corpus signature adds before the reference count
-
-    @property
-    def signature(self) -> str:
-        """Every setting that changes the number, plus the package version."""
-        return f"{self._base_signature}|version:{__version__}"
-
-    def corpus_signature(self, n_refs: Iterable[int]) -> str:
-        """The signature of a corpus score: adds the number of references per segment."""
-        counts = sorted(set(n_refs))
-        nrefs = str(counts[0]) if len(counts) == 1 else "var"
-        return f"{self._base_signature}{self._corpus_tag}|nrefs:{nrefs}|version:{__version__}"
-
-    def score_pairs(self, pairs: Sequence[tuple[str, Sequence[str]]], first: int = 0) -> list[SegmentResult]:
-        """``sentence_score`` of each (hypothesis, references) pair; a ``ValueError`` names its segment
-        as ``segment {first + index}``."""
-        out = []
-        for j, (hyp, refs) in enumerate(pairs):
-            try:
-                out.append(self.sentence_score(hyp, refs))
-            except ValueError as exc:
-                raise ValueError(f"segment {first + j}: {exc}") from None
-        return out
-
-    def aggregate(self, segments: Sequence[SegmentResult], n_refs: Iterable[int]) -> CorpusResult:
-        """Combine already scored segments into a corpus result."""
-        totals = self.accumulator()
-        for segment, n in zip(segments, n_refs):
-            totals.add(segment, n)
-        return totals.result(tuple(segments))
-
-
-class Meteor(ProfileScorer):
+class Meteor(SummedStatsScorer):
     r"""A METEOR 1.5 scorer; the defaults equal the jar's ``-l en -norm``.
 
     >>> m = Meteor()
@@ -185,12 +120,13 @@ class Meteor(ProfileScorer):
         self._matchers: list[Matcher] = [self._make_matcher(m, cache_dir) for m in params.modules]
         self._exact_type = [m == "exact" for m in params.modules]
         if params.function_words is None:
-            self._function_words = load_function_words("en")  # the jar always uses English (spec §10)
+            function_words = load_function_words("en")  # the jar always uses English (spec §10)
             fw_id = "english"
         else:
-            self._function_words, digest = _read_word_file(params.function_words)
+            function_words, digest = _read_word_file(params.function_words)
             fw_id = f"file-{digest}"
-        self._function_cache: dict[str, bool] = {}
+        self._counter = StatsCounter(function_words, len(params.modules), params.char_based,
+                                     params.fragmentation == "crossings")
         self._preprocess = lru_cache(maxsize=_TEXT_CACHE_SIZE)(self._preprocess_uncached)
         self._pair_cache: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[MeteorStats, tuple[Match, ...]]] = {}
         self._base_signature = "|".join((
@@ -255,7 +191,7 @@ class Meteor(ProfileScorer):
 
     def tokens(self, text: str) -> tuple[str, ...]:
         """The tokens METEOR aligns for a text under this configuration."""
-        return self._preprocess(_check_text(text, "text"))
+        return self._preprocess(check_text(text, "text"))
 
     # -- scoring -------------------------------------------------------------------------------
 
@@ -266,8 +202,8 @@ class Meteor(ProfileScorer):
 
     def sentence_score(self, hypothesis: str, references: References) -> SegmentResult:
         """Score one hypothesis against one reference or a list of references."""
-        hyp = _check_text(hypothesis, "hypothesis")
-        refs = _check_refs(references, "references")
+        hyp = check_text(hypothesis, "hypothesis")
+        refs = check_refs(references, "references")
         return self._segment(hyp, refs)
 
     def corpus_score(self, hypotheses: Sequence[str], references: Sequence[References]) -> CorpusResult:
@@ -275,20 +211,23 @@ class Meteor(ProfileScorer):
         pairs = list(check_corpus(hypotheses, references))
         segments = []
         for k in range(0, len(pairs), BATCH_SIZE):
-            segments += self.score_pairs(pairs[k:k + BATCH_SIZE], k)
+            segments += self._score_checked(pairs[k:k + BATCH_SIZE], k)
         return self.aggregate(segments, [len(r) for _, r in pairs])
 
     def score_pairs(self, pairs: Sequence[tuple[str, Sequence[str]]], first: int = 0) -> list[SegmentResult]:
         """``sentence_score`` of each (hypothesis, references) pair, with the alignments of all pairs
         searched together (:func:`~meteor_metric.meteor15.batch_aligner.align_batch`: the same alignments, in
         less time); a ``ValueError`` names its segment as ``segment {first + index}``."""
+        checked = [(check_text(hyp, "hypothesis"), check_refs(refs, "references")) for hyp, refs in pairs]
+        return self._score_checked(checked, first)
+
+    def _score_checked(self, pairs: Sequence[tuple[str, Sequence[str]]], first: int) -> list[SegmentResult]:
+        """:meth:`score_pairs` of pairs already checked (by ``check_corpus`` or ``score_pairs``)."""
         # a batch keeps the candidates of BATCH_SIZE pairs alive at once; with the collector running,
         # finding candidates for the 44,804 WMT21 pairs of benchmarks/bench_vs_jar.py took 29 s, not 11 s
         with gc_paused():
             tokenized = []
             for j, (hyp, refs) in enumerate(pairs):
-                hyp = _check_text(hyp, "hypothesis")
-                refs = _check_refs(refs, "references")
                 try:
                     tokenized.append(self._segment_tokens(hyp, refs))
                 except ValueError as exc:
@@ -296,9 +235,11 @@ class Meteor(ProfileScorer):
             aligned = self._align_pairs([(h, r) for h, refs in tokenized for r in refs])
             return [self._best(h, refs, aligned.__getitem__) for h, refs in tokenized]
 
-    def accumulator(self) -> "SummedStatsAccumulator":
-        """A running corpus result: segments in one at a time, none kept (for streams)."""
-        return SummedStatsAccumulator(self)
+    def sample_model(self) -> "StatsModel":
+        """Resamples are scored from their summed statistics with the jar's formula (vectorized)."""
+        from .sampling import StatsModel  # numpy: imported only for significance tests
+
+        return StatsModel(self.params)
 
     def score_stats(self, stats: MeteorStats) -> Metrics:
         """Score statistics (of a segment, or summed over a corpus) with this configuration."""
@@ -330,18 +271,18 @@ class Meteor(ProfileScorer):
               aligned: Callable[[tuple[tuple[str, ...], tuple[str, ...]]], tuple[MeteorStats, tuple[Match, ...]]]
               ) -> SegmentResult:
         """The segment result against its best reference (the first of the best scores, as the jar)."""
-        best: Optional[tuple] = None
-        best_score = -1.0
-        for k, ref_tokens in enumerate(refs):
+        def scored(ref_tokens: tuple[str, ...]) -> tuple[tuple[str, ...], MeteorStats, tuple[Match, ...], Metrics]:
             stats, alignment = aligned((hyp_tokens, ref_tokens))
-            metrics = self.score_stats(stats)
-            if metrics.score > best_score:
-                best_score = metrics.score
-                best = (k, ref_tokens, stats, alignment, metrics)
-        k, ref_tokens, stats, alignment, metrics = best
+            return ref_tokens, stats, alignment, self.score_stats(stats)
+
+        k, (ref_tokens, stats, alignment, metrics) = first_best(map(scored, refs), lambda c: c[3].score)
         return SegmentResult(metrics.score, metrics.precision, metrics.recall, metrics.fmean,
                              metrics.fragmentation_penalty, stats.chunks, stats, k, alignment,
                              hyp_tokens, ref_tokens, self.signature)
+
+    def align_tokens(self, hyp: tuple[str, ...], ref: tuple[str, ...]) -> tuple[MeteorStats, tuple[Match, ...]]:
+        """Statistics and alignment of a hypothesis and a reference already tokenized (:meth:`tokens`)."""
+        return self._align_pair(hyp, ref)
 
     def _align_pair(self, hyp: tuple[str, ...], ref: tuple[str, ...]) -> tuple[MeteorStats, tuple[Match, ...]]:
         """Statistics and alignment of a token-sequence pair (a pure function of the two, so cached)."""
@@ -373,72 +314,11 @@ class Meteor(ProfileScorer):
     def _remember(self, pair: tuple[tuple[str, ...], tuple[str, ...]],
                   matches: Sequence[Match]) -> tuple[MeteorStats, tuple[Match, ...]]:
         """Statistics and alignment of an aligned pair, kept in a cache of at most ``_PAIR_CACHE_SIZE``."""
-        done = (self._stats(pair[0], pair[1], matches), tuple(matches))
+        done = (self._counter.count(pair[0], pair[1], matches), tuple(matches))
         if len(self._pair_cache) >= _PAIR_CACHE_SIZE:
             self._pair_cache.clear()
         self._pair_cache[pair] = done
         return done
-
-    def _function_flags(self, tokens: Sequence[str]) -> list[bool]:
-        """Whether each token is a function word (the jar lowercases the token for this test)."""
-        return cached_map(tokens, self._function_cache, self._is_function_word)
-
-    def _is_function_word(self, token: str) -> bool:
-        return java_lower(token) in self._function_words
-
-    def _stats(self, hyp: Sequence[str], ref: Sequence[str], matches: Sequence[Match]) -> MeteorStats:
-        n = len(self._matchers)
-        hyp_fw = self._function_flags(hyp)
-        ref_fw = self._function_flags(ref)
-        if self.params.char_based:
-            hyp_size, ref_size = list(map(utf16_len, hyp)), list(map(utf16_len, ref))
-        else:
-            hyp_size, ref_size = [1] * len(hyp), [1] * len(ref)
-        tc, rc, tf, rf = [0] * n, [0] * n, [0] * n, [0] * n
-        hyp_words = ref_words = 0
-        for ref_start, ref_len, hyp_start, hyp_len, module in matches:
-            for k in range(hyp_start, hyp_start + hyp_len):
-                if hyp_fw[k]:
-                    tf[module] += hyp_size[k]
-                else:
-                    tc[module] += hyp_size[k]
-            for k in range(ref_start, ref_start + ref_len):
-                if ref_fw[k]:
-                    rf[module] += ref_size[k]
-                else:
-                    rc[module] += ref_size[k]
-            hyp_words += hyp_len
-            ref_words += ref_len
-        crossings = count_crossings(matches) if self.params.fragmentation == "crossings" else (0, 0)
-        return MeteorStats(
-            sum(hyp_size), sum(ref_size), sum(compress(hyp_size, hyp_fw)), sum(compress(ref_size, ref_fw)),
-            tuple(tc), tuple(rc), tuple(tf), tuple(rf),
-            count_chunks(matches), hyp_words, ref_words, *crossings)
-
-
-class SummedStatsAccumulator:
-    """Summed statistics of the segments added so far; the corpus score comes from them.
-
-    ``scorer`` provides ``score_stats`` and ``corpus_signature``; ``exclude_perfect_chunks`` is the
-    jar's corpus rule (see :class:`~meteor_metric.core.stats.StatsTotal`)."""
-
-    def __init__(self, scorer, exclude_perfect_chunks: bool = True):
-        self._scorer = scorer
-        self._stats = StatsTotal(exclude_perfect_chunks)
-        self._n_refs: set[int] = set()
-
-    def add(self, segment: SegmentResult, n_refs: int) -> None:
-        self._stats.add(segment.stats)
-        self._n_refs.add(n_refs)
-
-    def result(self, segments: tuple[SegmentResult, ...] = ()) -> CorpusResult:
-        """The corpus result (``segments`` is what to attach; a stream attaches none)."""
-        if not self._stats.count:
-            raise ValueError("cannot score an empty corpus: give at least one hypothesis")
-        total = self._stats.total
-        m = self._scorer.score_stats(total)
-        return CorpusResult(m.score, m.precision, m.recall, m.fmean, m.fragmentation_penalty, total.chunks, total,
-                            segments, self._scorer.corpus_signature(self._n_refs))
 
 
 def _extension_ids(params: MeteorParams) -> tuple[str, ...]:
@@ -466,36 +346,3 @@ def _read_word_file(path: str) -> tuple[frozenset[str], str]:
     except UnicodeDecodeError as exc:
         raise ValueError(f"function-word list {path!r} is not UTF-8 (byte {exc.start})") from None
     return frozenset(java_split_lines(text)), hashlib.sha256(data).hexdigest()[:12]
-
-
-def _check_text(value: object, where: str) -> str:
-    if not isinstance(value, str):
-        kind = "None" if value is None else type(value).__name__
-        raise TypeError(f"{where} must be a string, got {kind}")
-    return value
-
-
-def _check_refs(value: object, where: str) -> tuple[str, ...]:
-    if isinstance(value, str):
-        return (value,)
-    if value is None or not isinstance(value, (list, tuple)):
-        kind = "None" if value is None else type(value).__name__
-        raise TypeError(f"{where} must be a string or a list of strings, got {kind}")
-    if not value:
-        raise ValueError(f"{where} is empty: every hypothesis needs at least one reference")
-    return tuple(_check_text(r, f"{where}[{i}]") for i, r in enumerate(value))
-
-
-def check_corpus(hypotheses: Sequence[str], references: Sequence[References],
-                 hyp_name: str = "hypotheses") -> Iterator[tuple[str, tuple[str, ...]]]:
-    """Validate a corpus and yield (hypothesis, references) pairs; errors name the segment
-    (``hyp_name`` is what the caller calls the hypotheses, e.g. ``predictions``)."""
-    for name, value in ((hyp_name, hypotheses), ("references", references)):
-        if isinstance(value, str) or not isinstance(value, Sequence):
-            kind = "None" if value is None else type(value).__name__
-            raise TypeError(f"{name} must be a list (one item per segment), got {kind}")
-    if len(hypotheses) != len(references):
-        raise ValueError(f"{len(hypotheses)} {hyp_name} but {len(references)} references: "
-                         "give one reference (or list of references) per hypothesis")
-    for k, (hyp, refs) in enumerate(zip(hypotheses, references)):
-        yield _check_text(hyp, f"{hyp_name}[{k}]"), _check_refs(refs, f"references[{k}]")

@@ -15,39 +15,17 @@ import threading
 import unicodedata
 from typing import Dict, FrozenSet, List, Set
 
+from ..core.languages import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, normalize_language
 from ..resources import resource_path
 
 __all__ = [
-    "SUPPORTED_NORM_LANGUAGES",
     "normalize_line",
     "java_lower",
     "java_trim",
     "tokenize",
     "load_function_words",
+    "sub_around",
 ]
-
-SUPPORTED_NORM_LANGUAGES = frozenset({"en", "cz", "fr", "es", "de", "ru"})
-"""Languages ``-norm`` accepts (``Constants.isSupported``), as the jar's short names."""
-
-# Jar short name -> resource base name (``Constants.getLanguageName``).
-_RESOURCE_NAMES = {
-    "en": "english", "cz": "czech", "fr": "french", "es": "spanish", "de": "german",
-    "ar-bw-red": "arabic-buckwalter-reduced", "pt": "portuguese", "ru": "russian", "da": "danish",
-    "ro": "romanian", "hu": "hungarian", "tr": "turkish", "fi": "finnish", "nl": "dutch",
-    "it": "italian", "no": "norwegian", "se": "swedish", "other": "other",
-}
-# Every name ``Constants.normLanguageName`` accepts -> short name.
-_NAME_TO_SHORT = {**{short: short for short in _RESOURCE_NAMES},
-                  **{name: short for short, name in _RESOURCE_NAMES.items()},
-                  "cs": "cz", "sv": "se", "xx": "other"}
-
-
-def _short_name(language: str) -> str:
-    try:
-        return _NAME_TO_SHORT[language.lower()]
-    except (KeyError, AttributeError):
-        raise ValueError(f"unknown language {language!r}; known: {', '.join(_RESOURCE_NAMES)}") from None
-
 
 # ---------------------------------------------------------------------------------------------
 # Java string primitives
@@ -244,7 +222,7 @@ def _nonbreaking_prefixes(short: str) -> Dict[str, bool]:
     table = _PREFIXES.get(short)
     if table is None:
         table = {}
-        for line in _java_read_lines(_read_resource("nonbreaking", _RESOURCE_NAMES[short] + ".prefixes")):
+        for line in _java_read_lines(_read_resource("nonbreaking", LANGUAGE_NAMES[short] + ".prefixes")):
             fields = tokenize(line)
             if not fields or fields[0].startswith("#"):
                 continue
@@ -256,10 +234,10 @@ def _nonbreaking_prefixes(short: str) -> Dict[str, bool]:
 
 def load_function_words(language: str = "en") -> FrozenSet[str]:
     """The jar's ``function/<language>.words`` list: every line verbatim (Java ``readLine``)."""
-    short = _short_name(language)
+    short = normalize_language(language)
     words = _FUNCTION_WORDS.get(short)
     if words is None:
-        words = frozenset(_java_read_lines(_read_resource("function", _RESOURCE_NAMES[short] + ".words")))
+        words = frozenset(_java_read_lines(_read_resource("function", LANGUAGE_NAMES[short] + ".words")))
         with _CACHE_LOCK:
             words = _FUNCTION_WORDS.setdefault(short, words)
     return words
@@ -293,8 +271,8 @@ _UNICODE_SPACES = frozenset("\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2
 _UNICODE_SPACE = re.compile("[\u2000-\u200a\u202f\u205f\u3000\u00a0]")
 
 
-def _sub_around(w: str, sep: str, left: FrozenSet[str], left_in: bool,
-                right: FrozenSet[str], right_in: bool, repl: str) -> str:
+def sub_around(w: str, sep: str, left: FrozenSet[str], left_in: bool,
+               right: FrozenSet[str], right_in: bool, repl: str) -> str:
     """``re.sub(f"([L]){sep}([R])", rf"\\1{repl}\\2", w)`` for single-char classes L and R given as
     sets (``*_in`` False means the negated class): a left-to-right, non-overlapping scan."""
     i = w.find(sep, 1)
@@ -397,10 +375,10 @@ def normalize_line(line: str, language: str = "en", keep_punct: bool = True) -> 
     Raises ValueError for a language the jar has no normaliser for (it would die with
     "No normalizer for language").
     """
-    short = _short_name(language)
-    if short not in SUPPORTED_NORM_LANGUAGES:
-        raise ValueError(f"no normalizer for language {language!r} ({_RESOURCE_NAMES[short]}); "
-                         f"-norm supports {', '.join(sorted(SUPPORTED_NORM_LANGUAGES))}")
+    short = normalize_language(language)
+    if short not in SUPPORTED_LANGUAGES:
+        raise ValueError(f"no normalizer for language {language!r} ({LANGUAGE_NAMES[short]}); "
+                         f"-norm supports {', '.join(sorted(SUPPORTED_LANGUAGES))}")
     ascii_only = line.isascii()
 
     # 1-2. Wrap in spaces; separate symbols.
@@ -413,9 +391,9 @@ def normalize_line(line: str, language: str = "en", keep_punct: bool = True) -> 
         w = w.replace("DOTMULTI.", "DOTDOTMULTI")
     # 4. Separate commas except inside numbers: ([^0-9]),([^0-9]), ([0-9]),([^0-9]), ([^0-9]),([0-9]).
     if "," in w:
-        w = _sub_around(w, ",", _DIGIT_SET, False, _DIGIT_SET, False, " , ")
-        w = _sub_around(w, ",", _DIGIT_SET, True, _DIGIT_SET, False, " , ")
-        w = _sub_around(w, ",", _DIGIT_SET, False, _DIGIT_SET, True, " , ")
+        w = sub_around(w, ",", _DIGIT_SET, False, _DIGIT_SET, False, " , ")
+        w = sub_around(w, ",", _DIGIT_SET, True, _DIGIT_SET, False, " , ")
+        w = sub_around(w, ",", _DIGIT_SET, False, _DIGIT_SET, True, " , ")
     # 5. Quotes: [`‘’] -> ', then ([“”]|'') -> " (disjoint, so plain replaces in any order).
     w = w.replace("`", "'")
     if not ascii_only:
@@ -427,7 +405,7 @@ def normalize_line(line: str, language: str = "en", keep_punct: bool = True) -> 
         w = w.replace("\u2013", "-")
     if "-" in w:
         w = w.replace("--", "-")
-        w = _sub_around(w, "-", _ALNUM_DOT_SET, True, _ALNUM_SET, True, " ")
+        w = sub_around(w, "-", _ALNUM_DOT_SET, True, _ALNUM_SET, True, " ")
     # 8. Apostrophes.
     if "'" in w:
         if short == "en" or short == "fr":

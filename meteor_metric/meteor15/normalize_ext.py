@@ -17,7 +17,7 @@ import re
 import unicodedata
 from typing import Callable
 
-from .normalize import _sub_around, java_lower, java_trim, tokenize
+from .normalize import java_lower, java_trim, sub_around, tokenize
 
 
 def _is_alpha(c: str) -> bool:
@@ -29,7 +29,7 @@ def _is_alnum(c: str) -> bool:
 
 
 class _Chars:
-    """A character class for ``normalize._sub_around``: ``c in _Chars(test, extra)``."""
+    """A character class for ``normalize.sub_around``: ``c in _Chars(test, extra)``."""
 
     def __init__(self, test: Callable[[str], bool], extra: str = ""):
         self._test, self._extra = test, extra
@@ -53,7 +53,7 @@ def normalize_ext(line: str, keep_punct: bool = True) -> str:
         w = re.sub(rule, r"\1 , \2", w)
     w = re.sub("[`\u2018\u2019]", "'", w)
     w = re.sub("[\u201c\u201d]|''", ' " ', w)
-    w = _sub_around(w.replace("\u2013", "-").replace("--", "-"), "-", _ALNUM_DOT, True, _ALNUM, True, " ")
+    w = sub_around(w.replace("\u2013", "-").replace("--", "-"), "-", _ALNUM_DOT, True, _ALNUM, True, " ")
     words = tokenize(w.replace("'", " ' "))
     out = []
     for i, word in enumerate(words):

@@ -13,38 +13,11 @@ import os
 from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
-METEOR_VERSION = "1.5"
-
-MODULE_NAMES = ("exact", "stem", "synonym", "paraphrase", "lemma", "wn_similarity")
-MODULE_SHORT = {"exact": "ex", "stem": "st", "synonym": "sy", "paraphrase": "pa", "lemma": "le",
-                "wn_similarity": "ws"}
-EXTENSION_MODULES = ("lemma", "wn_similarity")
-"""Not in METEOR 1.5 (WordNet lemmas, WordNet path similarity; English); the signature names them."""
-FRAGMENTATIONS = ("chunks", "crossings")
-"""``chunks`` is METEOR's; ``crossings`` (an extension) counts crossing match pairs instead."""
-DEFAULT_SIMILARITY_THRESHOLD = 0.85
-
-NORMALIZATIONS = ("no_norm", "lc_only", "norm", "norm_nopunct")
-EXTENSION_NORMALIZATIONS = ("norm_ext", "norm_ext_nopunct", "cjk_char")
-"""Not in METEOR 1.5 (see normalize_ext.py); the signature names them."""
-
-# Jar language order (index = Java langID for rows of the per-language tables).
-LANGUAGES = (
-    "en", "cz", "fr", "es", "de", "ar-bw-red", "pt", "ru", "da", "ro",
-    "hu", "tr", "fi", "nl", "it", "no", "se",
-)
-OTHER = "other"
-LANGUAGE_NAMES = {
-    "en": "english", "cz": "czech", "fr": "french", "es": "spanish", "de": "german",
-    "ar-bw-red": "arabic-buckwalter-reduced", "pt": "portuguese", "ru": "russian",
-    "da": "danish", "ro": "romanian", "hu": "hungarian", "tr": "turkish", "fi": "finnish",
-    "nl": "dutch", "it": "italian", "no": "norwegian", "se": "swedish", "other": "other",
-}
-_ALIASES = {name: short for short, name in LANGUAGE_NAMES.items()}
-_ALIASES.update({short: short for short in LANGUAGE_NAMES}, cs="cz", sv="se", xx="other")
-
-# Languages with tuned parameters; only these accept -norm in the jar.
-SUPPORTED_LANGUAGES = frozenset({"en", "cz", "fr", "es", "de", "ru"})
+from ..core.javafmt import java_double_str
+from ..core.languages import LANGUAGE_NAMES, LANGUAGES, OTHER, SUPPORTED_LANGUAGES, normalize_language
+from .names import (DEFAULT_SIMILARITY_THRESHOLD, EXTENSION_MODULES, EXTENSION_NORMALIZATIONS, FRAGMENTATIONS,
+                    METEOR_VERSION, MODULE_NAMES, MODULE_SHORT, NORMALIZATIONS)
+from .presets import SHIPPED_TASKS, load_preset, load_shipped
 
 TASKS = ("adq", "rank", "hter", "util", "li", "tune", "universal", "mqm", "caption", "custom")
 TASK_DESCRIPTIONS = {
@@ -52,8 +25,6 @@ TASK_DESCRIPTIONS = {
     "li": "Language-Independent", "tune": "Tune", "universal": "Universal", "custom": "Custom",
     "mqm": "MQM (tuned, English)", "caption": "Captions (tuned, English)",
 }
-# Tasks whose configuration is a preset file shipped in resources/presets (see presets.py).
-SHIPPED_PRESET_TASKS = ("mqm", "caption")
 
 _Z = (0.0, 0.0, 0.0, 0.0)
 # Per-language rows, in LANGUAGES order: (parameters alpha beta gamma delta, weights).
@@ -89,17 +60,6 @@ _DEFAULT_MODULES = {
 
 # Languages the jar has a stemmer for (czech and other have none).
 STEM_LANGUAGES = frozenset(LANGUAGES) - {"cz"}
-
-
-def normalize_language(language: str) -> str:
-    """Map a language name or code (``english``, ``en``, ``cs``, ...) to the jar's short name."""
-    if not isinstance(language, str):
-        raise TypeError(f"language must be a string, got {type(language).__name__}")
-    short = _ALIASES.get(language.lower())
-    if short is None:
-        known = ", ".join(sorted(LANGUAGE_NAMES))
-        raise ValueError(f"unknown language {language!r}; known: {known}")
-    return short
 
 
 def _task_rows(language: str, task: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
@@ -170,8 +130,6 @@ class MeteorParams:
     @property
     def eval_id(self) -> str:
         """The jar's configuration id, e.g. ``meteor-1.5-wo-en-norm-0.85_0.2_0.6_0.75-ex_st_sy_pa-1.0_0.6_0.8_0.6``."""
-        from ..core.javafmt import java_double_str
-
         return "-".join((
             f"meteor-{METEOR_VERSION}",
             "ch" if self.char_based else "wo",
@@ -223,7 +181,7 @@ def resolve_params(
     if params_file is not None:
         return replace(_from_preset(lang, params_file, None, task, parameters, weights, modules, normalization,
                                     char_based, beam_size, function_words, paraphrase_table, synonyms), **extras)
-    if task is not None and str(task).lower() in SHIPPED_PRESET_TASKS and parameters is None:
+    if task is not None and str(task).lower() in SHIPPED_TASKS and parameters is None:
         return replace(_from_preset(lang, None, str(task).lower(), None, None, weights, modules, normalization,
                                     char_based, beam_size, function_words, paraphrase_table, synonyms), **extras)
     if parameters is not None:
@@ -319,8 +277,6 @@ def _from_preset(lang: str, path: Optional[str], shipped: Optional[str], task: O
                  function_words: Optional[str], paraphrase_table: Optional[str],
                  synonyms: Optional[str]) -> MeteorParams:
     """A configuration from a preset file (``path``) or a shipped preset task; other options still apply."""
-    from .presets import load_preset, load_shipped
-
     if path is not None:
         given = [n for n, v in (("task", task), ("parameters", parameters)) if v is not None]
         if given:

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Optional, Sequence
 
-from .params import MODULE_NAMES, normalize_language
+from ..core.languages import normalize_language
+from .names import MODULE_NAMES
 
 SHIPPED_TASKS = ("mqm", "caption")
 REQUIRED = ("name", "language", "modules", "weights", "alpha", "beta", "gamma", "delta")

@@ -24,11 +24,14 @@ import numpy as np
 from nltk.stem.porter import PorterStemmer
 from nltk.tokenize import word_tokenize
 
-from ..meteor15.aligner import Match
-from ..meteor15.matcher import cached_map
-from ..meteor15.meteor import CorpusResult, ProfileScorer, References, SegmentResult, _check_refs, _check_text, check_corpus
-from ..meteor15.nltk_wordnet import NltkWordNet
+from ..core.alignment import Match
+from ..core.checks import References, check_corpus, check_refs, check_text
+from ..core.results import CorpusResult, SegmentResult
+from ..core.sampling import MeanModel
+from ..core.scorer import Accumulator, Scorer, first_best
 from ..core.stats import MeteorStats, StatsTotal
+from ..meteor15.matcher import cached_map
+from ..meteor15.nltk_wordnet import NltkWordNet
 
 __all__ = ["NltkMeteor", "NLTK_VERSION", "TOKENIZERS"]
 
@@ -50,7 +53,7 @@ class _Metrics(NamedTuple):
     fragmentation_penalty: float
 
 
-class NltkMeteor(ProfileScorer):
+class NltkMeteor(Scorer):
     r"""NLTK's METEOR (``nltk.translate.meteor_score.meteor_score``, NLTK 3.10.4) on raw texts.
 
     ``tokenizer`` is ``"word_tokenize"`` (``nltk.tokenize.word_tokenize(text, preserve_line=True)``)
@@ -91,12 +94,12 @@ class NltkMeteor(ProfileScorer):
 
     def tokens(self, text: str) -> tuple[str, ...]:
         """The lower-cased tokens NLTK's METEOR sees for a text."""
-        return self._tokens(_check_text(text, "text"))
+        return self._tokens(check_text(text, "text"))
 
     def sentence_score(self, hypothesis: str, references: References) -> SegmentResult:
         """Score one hypothesis against one reference or a list of references (the best one counts)."""
-        hyp = _check_text(hypothesis, "hypothesis")
-        refs = _check_refs(references, "references")
+        hyp = check_text(hypothesis, "hypothesis")
+        refs = check_refs(references, "references")
         return self._segment(self._tokens(hyp), [self._tokens(r) for r in refs])
 
     def score_tokens(self, hyp_tokens: Sequence[str], refs_tokens: Sequence[Sequence[str]]) -> float:
@@ -121,6 +124,10 @@ class NltkMeteor(ProfileScorer):
         """A running corpus result: keeps 5 floats per segment (the means need every value)."""
         return NltkAccumulator(self)
 
+    def sample_model(self) -> MeanModel:
+        """Resamples are scored as the mean of their segment scores."""
+        return MeanModel()
+
     # -- tokens and stems ----------------------------------------------------------------------
 
     def _tokens_uncached(self, text: str) -> tuple[str, ...]:
@@ -140,14 +147,13 @@ class NltkMeteor(ProfileScorer):
     # -- alignment and score -------------------------------------------------------------------
 
     def _segment(self, hyp: tuple[str, ...], refs: Sequence[tuple[str, ...]]) -> SegmentResult:
-        best = None
-        for k, ref in enumerate(refs):
+        def scored(ref: tuple[str, ...]) -> tuple[_Metrics, tuple[str, ...], Pairs, int]:
             pairs = self._align(hyp, ref)
             chunks = _count_chunks(pairs)
-            metrics = self._metrics(len(hyp), len(ref), len(pairs), chunks)
-            if best is None or metrics.score > best[0].score:  # max(): the first maximal reference
-                best = (metrics, k, ref, pairs, chunks)
-        metrics, k, ref, pairs, chunks = best
+            return self._metrics(len(hyp), len(ref), len(pairs), chunks), ref, pairs, chunks
+
+        # max(): the first maximal reference
+        k, (metrics, ref, pairs, chunks) = first_best(map(scored, refs), lambda c: c[0].score)
         per_stage = [0, 0, 0]
         for _, _, stage in pairs:
             per_stage[stage] += 1
@@ -197,7 +203,7 @@ class NltkMeteor(ProfileScorer):
         return _Metrics((1 - penalty) * fmean, precision, recall, fmean, penalty)
 
 
-class NltkAccumulator:
+class NltkAccumulator(Accumulator):
     """The segment scores and parts added so far; the corpus values are their ``np.mean``."""
 
     def __init__(self, scorer: NltkMeteor):
@@ -264,7 +270,7 @@ def _word_tokenize(text: str) -> list[str]:
 def _lower_tokens(tokens: object, where: str) -> tuple[str, ...]:
     if isinstance(tokens, str) or not isinstance(tokens, Sequence):
         raise TypeError(f"{where} must be a list of tokens (pre-tokenized), got {type(tokens).__name__}")
-    return tuple(_check_text(t, f"{where}[{k}]").lower() for k, t in enumerate(tokens))
+    return tuple(check_text(t, f"{where}[{k}]").lower() for k, t in enumerate(tokens))
 
 
 def _check_parameter(value: object, name: str) -> float:

@@ -36,28 +36,31 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterable, Sequence
 
+import numpy as np
 from nltk.stem.porter import PorterStemmer
 
-from ..meteor15.aligner import Match, count_chunks
-from ..meteor15.meteor import (CorpusResult, ProfileScorer, References, SegmentResult, SummedStatsAccumulator, _check_refs,
-                     _check_text, check_corpus)
-from ..meteor15.normalize import java_lower, normalize_line, tokenize
-from .original_align import DEFAULT_SEARCH_BUDGET, Pair, align_stage
-from ..meteor15.scorer import Metrics
+from ..core.alignment import Match
+from ..core.checks import References, check_corpus, check_refs, check_text
+from ..core.results import CorpusResult, Metrics, SegmentResult
+from ..core.scorer import SummedStatsScorer, first_best
 from ..core.stats import MeteorStats, StatsTotal
+from ..meteor15.aligner import count_chunks
+from ..meteor15.normalize import java_lower, normalize_line, tokenize
 from ..meteor15.synonyms import SynonymTable
+from .original_align import DEFAULT_SEARCH_BUDGET, Pair, align_stage
 
 MODULES = ("exact", "stem", "synonym")
 _CACHE_SIZE = 1 << 13
 
 
-class OriginalMeteor(ProfileScorer):
+class OriginalMeteor(SummedStatsScorer):
     """METEOR as in Banerjee & Lavie (2005); the module docstring gives the exact definition.
 
     A scorer is safe to share between threads.
     """
 
     _corpus_tag = "|corpus:summed"
+    _exclude_perfect_chunks = False  # a plain sum of the statistics: every segment's chunks count
 
     def __init__(self, search_budget: int = DEFAULT_SEARCH_BUDGET) -> None:
         """``search_budget``: most states one exact alignment search may visit before it raises
@@ -74,7 +77,7 @@ class OriginalMeteor(ProfileScorer):
 
     def tokens(self, text: str) -> tuple[str, ...]:
         """The tokens the profile aligns (normalised, lowercased)."""
-        return self._tokens(_check_text(text, "text"))
+        return self._tokens(check_text(text, "text"))
 
     def align(self, hyp: Sequence[str], ref: Sequence[str]) -> list[Match]:
         """The staged alignment of two token sequences, in reference order."""
@@ -109,7 +112,7 @@ class OriginalMeteor(ProfileScorer):
 
     def sentence_score(self, hypothesis: str, references: References) -> SegmentResult:
         """Score one hypothesis against one reference or a list of references (best one wins)."""
-        return self._segment(_check_text(hypothesis, "hypothesis"), _check_refs(references, "references"))
+        return self._segment(check_text(hypothesis, "hypothesis"), check_refs(references, "references"))
 
     def corpus_score(self, hypotheses: Sequence[str], references: Sequence[References]) -> CorpusResult:
         """Score a corpus from its summed statistics; ``references[k]`` belongs to ``hypotheses[k]``."""
@@ -117,9 +120,9 @@ class OriginalMeteor(ProfileScorer):
         segments = [self._segment(h, r) for h, r in pairs]
         return self.aggregate(segments, [len(r) for _, r in pairs])
 
-    def accumulator(self) -> SummedStatsAccumulator:
-        """A running corpus result: a plain sum of the statistics (every segment's chunks count)."""
-        return SummedStatsAccumulator(self, exclude_perfect_chunks=False)
+    def sample_model(self) -> "OriginalModel":
+        """Resamples are scored from their plainly summed statistics with the 2005 formula."""
+        return OriginalModel()
 
     @property
     def modules(self) -> tuple[str, ...]:
@@ -149,18 +152,36 @@ class OriginalMeteor(ProfileScorer):
 
     def _segment(self, hyp: str, refs: Sequence[str]) -> SegmentResult:
         hyp_tokens = self._tokens(hyp)
-        best = None
-        for k, ref in enumerate(refs):
+
+        def scored(ref: str) -> tuple[Metrics, tuple[str, ...], MeteorStats, list[Match]]:
             ref_tokens = self._tokens(ref)
             alignment = self.align(hyp_tokens, ref_tokens)
             stats = _stats(len(hyp_tokens), len(ref_tokens), alignment)
-            metrics = self.score_stats(stats)
-            if best is None or metrics.score > best[0].score:
-                best = (metrics, k, ref_tokens, stats, alignment)
-        metrics, k, ref_tokens, stats, alignment = best
+            return self.score_stats(stats), ref_tokens, stats, alignment
+
+        k, (metrics, ref_tokens, stats, alignment) = first_best(map(scored, refs), lambda c: c[0].score)
         return SegmentResult(metrics.score, metrics.precision, metrics.recall, metrics.fmean,
                              metrics.fragmentation_penalty, stats.chunks, stats, k, tuple(alignment),
                              hyp_tokens, ref_tokens, self.signature)
+
+
+class OriginalModel:
+    """``original``: plain sums of lengths, matches and chunks, scored with the 2005 formula
+    (:meth:`OriginalMeteor.score_stats`, in its operation order), for significance tests."""
+
+    def rows(self, segments: Sequence[SegmentResult]) -> np.ndarray:
+        return np.array([(s.stats.test_length, s.stats.ref_length, s.stats.test_total_matches, s.stats.chunks)
+                         for s in segments], dtype=np.float64).reshape(len(segments), 4)
+
+    def scores(self, sums: np.ndarray, n: int) -> np.ndarray:
+        t_len, r_len, matches, chunks = sums[:, 0], sums[:, 1], sums[:, 2], sums[:, 3]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p = matches / t_len
+            r = matches / r_len
+            fmean = 10 * p * r / (r + 9 * p)
+            penalty = 0.5 * np.power(chunks / matches, 3)
+            score = fmean * (1 - penalty)
+        return np.where(matches > 0, score, 0.0)
 
 
 def sum_stats(items: Iterable[MeteorStats]) -> MeteorStats:

@@ -3,30 +3,11 @@
 from __future__ import annotations
 
 import math
-from bisect import bisect_right, insort
-from dataclasses import dataclass
 from typing import Sequence
 
 from ..core.javafmt import java_div
+from ..core.results import Metrics
 from ..core.stats import MeteorStats
-
-
-@dataclass(frozen=True)
-class Metrics:
-    """Precision, recall, Fmean, fragmentation and score of one set of statistics.
-
-    Values are Java doubles: precision, recall and the penalty can be NaN or
-    infinite (e.g. with no matches); ``score`` is always a number in [0, 1]
-    for non-negative parameters.
-    """
-
-    precision: float
-    recall: float
-    f1: float
-    fmean: float
-    fragmentation: float
-    fragmentation_penalty: float
-    score: float
 
 
 def compute_metrics(stats: MeteorStats, weights: Sequence[float],
@@ -67,20 +48,6 @@ def compute_metrics(stats: MeteorStats, weights: Sequence[float],
     elif not score > 0.0:  # Math.max(score, 0.0), which also turns -0.0 into 0.0
         score = 0.0
     return Metrics(precision, recall, f1, fmean, frag, penalty, score)
-
-
-def count_crossings(spans: Sequence[Sequence[int]]) -> tuple[int, int]:
-    """Crossing pairs and pairs of matches ``(ref_start, ref_len, hyp_start, hyp_len, ...)``.
-
-    A match is one alignment unit (a paraphrase phrase counts once). Ordered by hypothesis position,
-    two matches cross when the later one starts earlier in the reference."""
-    seen: list[int] = []  # reference starts of the matches before, in the hypothesis, sorted
-    crossings = 0
-    for span in sorted(spans, key=lambda s: s[2]):
-        crossings += len(seen) - bisect_right(seen, span[0])
-        insort(seen, span[0])
-    m = len(spans)
-    return crossings, m * (m - 1) // 2
 
 
 def _java_pow(x: float, y: float) -> float:
