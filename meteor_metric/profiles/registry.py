@@ -18,7 +18,7 @@ import threading
 from typing import Iterable, Optional, Protocol, Sequence
 
 from ..meteor15.meteor import CorpusResult, References, SegmentResult
-from .spec import DEFAULT_PROFILE, PROFILES, ScorerSpec
+from .spec import DEFAULT_PROFILE, PROFILES, ScorerSpec  # noqa: F401 (PROFILES: re-exported)
 
 class Scorer(Protocol):
     """What every profile's scorer provides."""

@@ -1,4 +1,5 @@
-"""Command line: ``meteor-metric compare`` (paired significance tests) and ``meteor-metric report``."""
+"""``meteor-metric compare``: paired significance tests of systems on the same segments (and the
+system loading that ``report`` shares)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,13 @@ import os
 from dataclasses import dataclass
 from typing import Optional, TextIO
 
-from ..cli import main as cli
+from ..analysis.report import ALPHA, format_p
+from ..analysis.significance import ComparisonResult, paired_approximate_randomization, paired_bootstrap, sample_model
 from ..core.corpus_io import FORMATS
 from ..meteor15.meteor import SegmentResult
 from ..profiles.registry import Scorer
-from .report import ALPHA, build_report, format_p, render_html, render_markdown
-from .significance import ComparisonResult, paired_approximate_randomization, paired_bootstrap, sample_model
+from . import common as cli
 
-COMMANDS = ("compare", "report")
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}  # sacreBLEU's defaults
 
 COMPARE_EPILOG = """\
@@ -32,17 +32,6 @@ Maxwell 2005; default 10,000 trials), both. p = (c + 1) / (R + 1) where c counts
 statistic is at least the observed one (sacreBLEU's definitions, ties counted); "*" marks p < 0.05.
 The 95% CI is the bootstrap percentile interval.
 """
-REPORT_EPILOG = """\
-examples:
-  meteor-metric report --hyp a.txt --hyp b.txt --ref ref.txt --out report.html
-  meteor-metric report --hyp a.txt --hyp b.txt --hyp c.txt --ref ref.txt --out r.html --markdown r.md --top 10
-
-The HTML file is self-contained (inline CSS and SVG): system scores with 95% CIs, precision, recall
-and fragmentation penalty; p-values for every pair of systems; per-segment score distributions; and
-the segments where the systems disagree most, each with its alignments. --markdown writes the tables.
-"""
-
-
 @dataclass(frozen=True)
 class Systems:
     """Scored systems on the same segments."""
@@ -54,32 +43,22 @@ class Systems:
     scorer: Scorer
 
 
-def add_parsers(commands: argparse._SubParsersAction) -> None:
-    """Register ``compare`` and ``report`` on the CLI's subcommands."""
+def add_parser(commands) -> argparse.ArgumentParser:
+    """Register ``compare``."""
     compare = commands.add_parser(
         "compare", help="compare systems with paired significance tests",
         description="Score several systems on the same segments and test their differences.",
         epilog=f"{COMPARE_EPILOG}\n{cli.INPUT_HELP}\n{cli.EXIT_HELP}",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    _add_system_args(compare)
+    add_system_args(compare)
     compare.add_argument("--format", choices=("text", "json"), default="text", help="output format")
-    compare.add_argument("-w", "--width", type=cli._digits, default=4, metavar="N",
+    compare.add_argument("-w", "--width", type=cli.digits, default=4, metavar="N",
                          help="digits after the point of scores, deltas and CIs in text (default 4)")
-    cli._add_config_args(compare)
-    report = commands.add_parser(
-        "report", help="write an HTML (and Markdown) comparison report",
-        description="Compare systems and write a self-contained HTML report.",
-        epilog=f"{REPORT_EPILOG}\n{cli.INPUT_HELP}\n{cli.EXIT_HELP}",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    _add_system_args(report)
-    report.add_argument("--out", metavar="FILE", help="write the HTML report here")
-    report.add_argument("--markdown", metavar="FILE", help="write the Markdown report here")
-    report.add_argument("--top", type=cli._positive, default=5, metavar="N",
-                        help="show the N segments where the systems disagree most (default 5)")
-    cli._add_config_args(report)
+    cli.add_config_args(compare)
+    return compare
 
 
-def _add_system_args(p: argparse.ArgumentParser) -> None:
+def add_system_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hyp", action="append", required=True, metavar="FILE",
                    help="one system's hypotheses; repeat for each system (- for standard input, once)")
     p.add_argument("--ref", action="append", default=[], metavar="FILE",
@@ -91,35 +70,31 @@ def _add_system_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--baseline", metavar="NAME", help="the system the others are tested against (default: the first)")
     p.add_argument("--test", choices=("bs", "ar", "both"), default="bs",
                    help="bs: paired bootstrap (default), ar: approximate randomization, both")
-    p.add_argument("--samples", type=cli._positive, metavar="N",
+    p.add_argument("--samples", type=cli.positive, metavar="N",
                    help="resamples / trials (default 1000 for bs, 10000 for ar)")
-    p.add_argument("--seed", type=cli._seed, default=12345, metavar="S", help="random seed (default 12345)")
-    p.add_argument("--workers", type=cli._positive, default=1, metavar="N", help="score in N processes")
+    p.add_argument("--seed", type=cli.seed, default=12345, metavar="S", help="random seed (default 12345)")
+    p.add_argument("--workers", type=cli.positive, default=1, metavar="N", help="score in N processes")
 
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
-    """Run ``compare`` or ``report`` (raises :class:`cli.InputError` for bad input)."""
-    if args.command == "report" and not (args.out or args.markdown):
-        raise cli.InputError("report needs --out FILE (HTML) and/or --markdown FILE")
+    """Run ``compare`` (raises :class:`~meteor_metric.cli.common.InputError` for bad input)."""
     systems = load_systems(args)
+    baseline = pick_baseline(args, systems)
+    results = [_run_test(systems, baseline, t, args.samples, args.seed) for t in tests_of(args)]
+    write_comparison(results, args.format, out, args.width)
+
+
+def pick_baseline(args: argparse.Namespace, systems: Systems) -> str:
+    """``--baseline``, or the first system."""
     baseline = args.baseline if args.baseline is not None else systems.names[0]
     if baseline not in systems.segments:
         raise cli.InputError(f"--baseline {baseline!r} is not one of the systems: {', '.join(systems.names)}")
-    tests = ("bs", "ar") if args.test == "both" else (args.test,)
-    if args.command == "compare":
-        results = [_run_test(systems, baseline, t, args.samples, args.seed) for t in tests]
-        write_comparison(results, args.format, out, args.width)
-        return
-    try:
-        report = build_report(systems.segments, systems.scorer, systems.hypotheses, systems.references,
-                              baseline=baseline, tests=tests, n_samples=args.samples, seed=args.seed, top=args.top)
-    except ValueError as exc:
-        raise cli.InputError(str(exc)) from None
-    for path, text in ((args.out, render_html), (args.markdown, render_markdown)):
-        if path:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text(report))
-            out.write(f"wrote {path}\n")
+    return baseline
+
+
+def tests_of(args: argparse.Namespace) -> tuple[str, ...]:
+    """The tests ``--test`` names."""
+    return ("bs", "ar") if args.test == "both" else (args.test,)
 
 
 def load_systems(args: argparse.Namespace) -> Systems:
