@@ -56,34 +56,29 @@ def float_list(value: str) -> list[float]:
         raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {value!r}") from None
 
 
-def positive(value: str) -> int:
+def _whole_number(value: str, low: int, high: Optional[int], expected: str) -> int:
     try:
         n = int(value)
     except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {value!r}")
+        n = low - 1
+    if n < low or (high is not None and n > high):
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {value!r}")
     return n
+
+
+def positive(value: str) -> int:
+    """A flag value >= 1."""
+    return _whole_number(value, 1, None, "a whole number >= 1")
 
 
 def digits(value: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        n = -1
-    if not 0 <= n <= 17:
-        raise argparse.ArgumentTypeError(f"expected a number of digits from 0 to 17, got {value!r}")
-    return n
+    """A number of digits after the point (``--width``)."""
+    return _whole_number(value, 0, 17, "a number of digits from 0 to 17")
 
 
 def seed(value: str) -> int:
-    try:
-        seed = int(value)
-    except ValueError:
-        seed = -1
-    if seed < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {value!r}")
-    return seed
+    """A random seed >= 0."""
+    return _whole_number(value, 0, None, "a whole number >= 0")
 
 
 def add_input_args(p: argparse.ArgumentParser) -> None:
