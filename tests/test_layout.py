@@ -23,8 +23,6 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "meteor_metric"
 LAYERS = ("core", "meteor15", "profiles", "analysis", "integrations", "cli")
 BELOW_CORE = ("meteor_metric.version", "meteor_metric.resources")
-CLI_REWRITE = ("the CLI (meteor_metric/cli/) is being rewritten on branch cli (issue 15 / issue 13's CLI "
-               "layer); the lead removes this xfail after merging it")
 
 
 class Import(NamedTuple):
@@ -201,6 +199,5 @@ def test_layers_import_only_downward():
     assert upward(CORE_EDGES) == []
 
 
-@pytest.mark.xfail(reason=CLI_REWRITE, strict=False)
 def test_cli_layer():
     assert (cycles(EDGES), private(CLI_EDGES), upward(CLI_EDGES)) == ([], [], [])

@@ -268,7 +268,7 @@ def tune(sets: Sequence[TuningSet], objective: str, start: Config, *, folds: int
         fold = Fold(f, result.config, result.train, mean_correlation(valid, result.config, objective),
                     mean_correlation(valid, start, objective))
         if np.isnan(fold.validation):
-            warnings.warn(f"fold {f}: validation correlation is NaN (too few or constant judgments in the fold); "
+            warnings.warn(f"fold {f + 1}: validation correlation is NaN (too few or constant judgments in the fold); "
                           "use fewer folds or more data", TuningWarning, stacklevel=2)
         if report is not None:
             report(fold)

@@ -1,18 +1,22 @@
-"""Command line: ``meteor-metric compare`` (paired significance tests) and ``meteor-metric report``."""
+"""``meteor-metric compare``: paired significance tests of systems on the same segments (and the
+system loading that ``report`` shares)."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+from dataclasses import dataclass
 from typing import Optional, TextIO
 
-from ..analysis.compare import Systems, run_test, write_comparison
-from ..analysis.report import build_report, render_html, render_markdown
-from ..analysis.significance import ComparisonResult, sample_model
+from ..analysis.report import ALPHA, format_p
+from ..analysis.significance import ComparisonResult, paired_approximate_randomization, paired_bootstrap, sample_model
 from ..core.corpus_io import FORMATS
-from . import main as cli
+from ..meteor15.meteor import SegmentResult
+from ..profiles.registry import Scorer
+from . import common as cli
 
-COMMANDS = ("compare", "report")
+DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}  # sacreBLEU's defaults
 
 COMPARE_EPILOG = """\
 examples:
@@ -28,41 +32,33 @@ Maxwell 2005; default 10,000 trials), both. p = (c + 1) / (R + 1) where c counts
 statistic is at least the observed one (sacreBLEU's definitions, ties counted); "*" marks p < 0.05.
 The 95% CI is the bootstrap percentile interval.
 """
-REPORT_EPILOG = """\
-examples:
-  meteor-metric report --hyp a.txt --hyp b.txt --ref ref.txt --out report.html
-  meteor-metric report --hyp a.txt --hyp b.txt --hyp c.txt --ref ref.txt --out r.html --markdown r.md --top 10
+@dataclass(frozen=True)
+class Systems:
+    """Scored systems on the same segments."""
 
-The HTML file is self-contained (inline CSS and SVG): system scores with 95% CIs, precision, recall
-and fragmentation penalty; p-values for every pair of systems; per-segment score distributions; and
-the segments where the systems disagree most, each with its alignments. --markdown writes the tables.
-"""
+    names: list[str]
+    hypotheses: dict[str, list[str]]
+    references: list[list[str]]
+    segments: dict[str, list[SegmentResult]]
+    scorer: Scorer
 
 
-def add_parsers(commands: argparse._SubParsersAction) -> None:
-    """Register ``compare`` and ``report`` on the CLI's subcommands."""
+def add_parser(commands) -> argparse.ArgumentParser:
+    """Register ``compare``."""
     compare = commands.add_parser(
         "compare", help="compare systems with paired significance tests",
         description="Score several systems on the same segments and test their differences.",
         epilog=f"{COMPARE_EPILOG}\n{cli.INPUT_HELP}\n{cli.EXIT_HELP}",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    _add_system_args(compare)
+    add_system_args(compare)
     compare.add_argument("--format", choices=("text", "json"), default="text", help="output format")
-    cli._add_config_args(compare)
-    report = commands.add_parser(
-        "report", help="write an HTML (and Markdown) comparison report",
-        description="Compare systems and write a self-contained HTML report.",
-        epilog=f"{REPORT_EPILOG}\n{cli.INPUT_HELP}\n{cli.EXIT_HELP}",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    _add_system_args(report)
-    report.add_argument("--out", metavar="FILE", help="write the HTML report here")
-    report.add_argument("--markdown", metavar="FILE", help="write the Markdown report here")
-    report.add_argument("--top", type=cli._positive, default=5, metavar="N",
-                        help="show the N segments where the systems disagree most (default 5)")
-    cli._add_config_args(report)
+    compare.add_argument("-w", "--width", type=cli.digits, default=4, metavar="N",
+                         help="digits after the point of scores, deltas and CIs in text (default 4)")
+    cli.add_config_args(compare)
+    return compare
 
 
-def _add_system_args(p: argparse.ArgumentParser) -> None:
+def add_system_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hyp", action="append", required=True, metavar="FILE",
                    help="one system's hypotheses; repeat for each system (- for standard input, once)")
     p.add_argument("--ref", action="append", default=[], metavar="FILE",
@@ -74,51 +70,37 @@ def _add_system_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--baseline", metavar="NAME", help="the system the others are tested against (default: the first)")
     p.add_argument("--test", choices=("bs", "ar", "both"), default="bs",
                    help="bs: paired bootstrap (default), ar: approximate randomization, both")
-    p.add_argument("--samples", type=cli._positive, metavar="N",
+    p.add_argument("--samples", type=cli.positive, metavar="N",
                    help="resamples / trials (default 1000 for bs, 10000 for ar)")
-    p.add_argument("--seed", type=_seed, default=12345, metavar="S", help="random seed (default 12345)")
-    p.add_argument("--workers", type=cli._positive, default=1, metavar="N", help="score in N processes")
-
-
-def _seed(value: str) -> int:
-    try:
-        seed = int(value)
-    except ValueError:
-        seed = -1
-    if seed < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {value!r}")
-    return seed
+    p.add_argument("--seed", type=cli.seed, default=12345, metavar="S", help="random seed (default 12345)")
+    p.add_argument("--workers", type=cli.positive, default=1, metavar="N", help="score in N processes")
 
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
-    """Run ``compare`` or ``report`` (raises :class:`cli.InputError` for bad input)."""
-    if args.command == "report" and not (args.out or args.markdown):
-        raise cli.InputError("report needs --out FILE (HTML) and/or --markdown FILE")
+    """Run ``compare`` (raises :class:`~meteor_metric.cli.common.InputError` for bad input)."""
     systems = load_systems(args)
+    baseline = pick_baseline(args, systems)
+    results = [_run_test(systems, baseline, t, args.samples, args.seed) for t in tests_of(args)]
+    write_comparison(results, args.format, out, args.width)
+
+
+def pick_baseline(args: argparse.Namespace, systems: Systems) -> str:
+    """``--baseline``, or the first system."""
     baseline = args.baseline if args.baseline is not None else systems.names[0]
     if baseline not in systems.segments:
         raise cli.InputError(f"--baseline {baseline!r} is not one of the systems: {', '.join(systems.names)}")
-    tests = ("bs", "ar") if args.test == "both" else (args.test,)
-    if args.command == "compare":
-        results = [_run_test(systems, baseline, t, args.samples, args.seed) for t in tests]
-        write_comparison(results, args.format, out)
-        return
-    try:
-        report = build_report(systems.segments, systems.scorer, systems.hypotheses, systems.references,
-                              baseline=baseline, tests=tests, n_samples=args.samples, seed=args.seed, top=args.top)
-    except ValueError as exc:
-        raise cli.InputError(str(exc)) from None
-    for path, text in ((args.out, render_html), (args.markdown, render_markdown)):
-        if path:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text(report))
-            out.write(f"wrote {path}\n")
+    return baseline
+
+
+def tests_of(args: argparse.Namespace) -> tuple[str, ...]:
+    """The tests ``--test`` names."""
+    return ("bs", "ar") if args.test == "both" else (args.test,)
 
 
 def load_systems(args: argparse.Namespace) -> Systems:
     """Read and score every ``--hyp`` against the shared references."""
     names = _system_names(args.hyp, args.name)
-    spec, scorer = cli._configured_scorer(args)
+    spec, scorer = cli.configured_scorer(args)
     try:
         sample_model(scorer)  # fail before scoring if the profile has no significance test
     except TypeError as exc:
@@ -126,7 +108,7 @@ def load_systems(args: argparse.Namespace) -> Systems:
     hypotheses: dict[str, list[str]] = {}
     references: Optional[list[list[str]]] = None
     for name, path in zip(names, args.hyp):
-        corpus = cli.CorpusInput(argparse.Namespace(**{**vars(args), "hyp": path}))
+        corpus = cli.CorpusInput(args, path)
         try:
             pairs = list(corpus.pairs())
         finally:
@@ -161,7 +143,37 @@ def _system_names(paths: list[str], names: Optional[list[str]]) -> list[str]:
 
 
 def _run_test(systems: Systems, baseline: str, test: str, n_samples: Optional[int], seed: int) -> ComparisonResult:
+    fn = paired_bootstrap if test == "bs" else paired_approximate_randomization
     try:
-        return run_test(systems, baseline, test, n_samples, seed)
+        return fn(systems.segments, baseline, systems.scorer, n_samples or DEFAULT_SAMPLES[test], seed)
     except ValueError as exc:
         raise cli.InputError(str(exc)) from None
+
+
+def write_comparison(results: list[ComparisonResult], fmt: str, out: TextIO, width: int = 4) -> None:
+    """Print the systems with score, delta to the baseline, 95% CI and p-value per test, as a text
+    table (``width`` digits) or JSON (full precision)."""
+    first = results[0]
+    base = first.systems[first.baseline].score
+    if fmt == "json":
+        json.dump({
+            "baseline": first.baseline,
+            "systems": [{"name": name, "score": s.score, "delta": s.score - base, "ci95": list(s.ci),
+                         "p_values": {r.test: r.systems[name].p_value for r in results}}
+                        for name, s in first.systems.items()],
+            "tests": {r.test: {"n_samples": r.n_samples, "seed": r.seed, "signature": r.signature}
+                      for r in results},
+        }, out, ensure_ascii=False)
+        out.write("\n")
+        return
+    header = ["system", "METEOR", "delta", "95% CI"] + [f"p ({r.test})" for r in results]
+    rows = [[name, f"{s.score:.{width}f}", "-" if name == first.baseline else f"{s.score - base:+.{width}f}",
+             f"[{s.ci[0]:.{width}f}, {s.ci[1]:.{width}f}]"]
+            + [format_p(r.systems[name].p_value) for r in results] for name, s in first.systems.items()]
+    widths = [max(len(str(row[k])) for row in [header] + rows) for k in range(len(header))]
+    for row in [header] + rows:
+        out.write("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() + "\n")
+    out.write(f"\n* p < {ALPHA} against the baseline ({first.baseline}); delta: score minus the baseline's; "
+              "95% CI: bootstrap percentile interval\n")
+    for r in results:
+        out.write(f"Signature:\t{r.signature}\n")

@@ -15,6 +15,7 @@ from ..meteor15.params import resolve_params
 from ..meteor15.presets import preset_dict
 from ..analysis.tuning import OBJECTIVES, Config, Fold, TuningSet, make_set, tune
 from ..analysis.vectorized import StatsTable, collect_stats
+from .common import InputError
 
 EPILOG = """\
 input: one JSONL file per --data (each file is one set; correlations are computed within a set and
@@ -126,16 +127,15 @@ def _fold_line(fold: Fold) -> str:
             f"gamma {c.gamma:.3f} delta {c.delta:.3f} weights {','.join(f'{w:.3f}' for w in c.weights)}")
 
 
-def run_cli(args, out: TextIO, usage_error: type) -> None:
-    """:func:`run` for the CLI: bad input and settings become ``usage_error`` (exit status 2)."""
-    try:
-        run(args, out)
-    except (ValueError, FileNotFoundError) as exc:
-        raise usage_error(str(exc)) from None
-
-
 def run(args, out: TextIO) -> None:
-    """Run ``tune``; bad input raises ``TuneInputError``/``ValueError`` (the CLI turns them into exit 2)."""
+    """Run ``tune``: bad input and settings raise :class:`~meteor_metric.cli.common.InputError` (exit 2)."""
+    try:
+        _tune(args, out)
+    except (ValueError, FileNotFoundError) as exc:
+        raise InputError(str(exc)) from None
+
+
+def _tune(args, out: TextIO) -> None:
     params = resolve_params(args.lang, args.task, modules=args.modules)
     meteor = Meteor.from_params(params)
     print(f"aligning {len(args.data)} set(s) once ({'+'.join(params.modules)}) ...", file=sys.stderr)

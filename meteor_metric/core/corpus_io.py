@@ -32,6 +32,10 @@ class CorpusFormatError(ValueError):
     """A corpus file that cannot be read as the given format (the message names file and line)."""
 
 
+class LineCountError(CorpusFormatError):
+    """Line-aligned files with different numbers of lines (:func:`line_count_hints` says why, often)."""
+
+
 def decode(data: bytes, name: str) -> list[str]:
     """The lines of a UTF-8 file's bytes."""
     try:
@@ -93,7 +97,7 @@ def iter_pairs(hyp_lines: Iterable[str], ref_line_sets: Sequence[Iterable[str]],
     missing = object()
     for k, row in enumerate(zip_longest(*streams, fillvalue=missing), 1):
         if any(x is missing for x in row):
-            raise CorpusFormatError(_count_message(k, row, streams, missing, [hyp_name, *names]))
+            raise LineCountError(_count_message(k, row, streams, missing, [hyp_name, *names]))
         yield _pair(row[0], row[1:], fmt, k, hyp_name, names)
 
 
@@ -102,7 +106,31 @@ def _count_message(k: int, row: tuple, streams: Sequence[Iterator[str]], missing
     """Which files differ from the first, with their line counts (the longer ones read to the end)."""
     counts = [k - 1 if x is missing else k + sum(1 for _ in stream) for x, stream in zip(row, streams)]
     differing = ", ".join(f"{name} has {n}" for name, n in zip(names[1:], counts[1:]) if n != counts[0])
-    return f"line counts differ: {names[0]} has {counts[0]} lines, {differing}"
+    ended = ", ".join(name for name, x in zip(names, row) if x is missing)
+    return f"line counts differ: {names[0]} has {counts[0]} lines, {differing}; {ended} ended before line {k}"
+
+
+def line_count_hints(path: str, name: Optional[str] = None) -> list[str]:
+    """Common causes of a line-count mismatch in a file: a carriage return (``\\r``) inside a line,
+    which ends a line as Java reads files, and blank lines at the end."""
+    name = name or path
+    first_cr, number, blank_tail = 0, 0, 0
+    with open(path, "rb") as f:
+        for raw in f:
+            body = raw[:-1] if raw.endswith(b"\n") else raw
+            parts = (body[:-1] if body.endswith(b"\r") else body).split(b"\r")
+            if len(parts) > 1 and not first_cr:
+                first_cr = number + 1
+            for part in parts:
+                number += 1
+                blank_tail = blank_tail + 1 if not part.strip() else 0
+    hints = []
+    if first_cr:
+        hints.append(f"{name}: line {first_cr} holds a carriage return (\\r) that starts a new line "
+                     "(lines end at \\n, \\r or \\r\\n, as the jar reads them); remove the stray \\r")
+    if blank_tail:
+        hints.append(f"{name} ends with {blank_tail} blank line{'s' if blank_tail > 1 else ''}")
+    return hints
 
 
 def _pair(hyp_line: str, ref_lines: Sequence[str], fmt: str, k: int, hyp_name: str,

@@ -27,6 +27,7 @@ from typing import Any, Optional, Sequence
 
 from ..core.scorer import Scorer
 from ..meteor15.meteor import MAX_SEGMENT_TOKENS, Meteor
+from ..meteor15.names import EXTENSION_NORMALIZATIONS
 from ..meteor15.params import MeteorParams, resolve_params
 
 PROFILES = ("meteor-1.5", "nltk", "original")
@@ -34,7 +35,7 @@ DEFAULT_PROFILE = "meteor-1.5"
 
 #: The ``normalization`` values each profile accepts; the first is its default.
 PROFILE_NORMALIZATIONS = {
-    "meteor-1.5": ("norm", "norm_nopunct", "lc_only", "no_norm"),
+    "meteor-1.5": ("norm", "norm_nopunct", "lc_only", "no_norm") + EXTENSION_NORMALIZATIONS,
     "nltk": ("word_tokenize", "split"),
     "original": ("norm",),
 }
@@ -122,10 +123,16 @@ def scorer_spec(profile: str = DEFAULT_PROFILE, language: str = "en", task: Opti
                          f"it accepts: {', '.join(allowed)}")
     config = {**METEOR15_OPTIONS, "task": task, "modules": modules, "params_file": params_file,
               "fragmentation": fragmentation}
-    unknown = [name for name in options if name not in METEOR15_OPTIONS and name not in SCORER_OPTIONS[profile]]
-    if unknown:
-        known = [*METEOR15_OPTIONS, *SCORER_OPTIONS[profile]] if profile == "meteor-1.5" else SCORER_OPTIONS[profile]
-        raise ValueError(f"unknown option {unknown[0]!r} for the {profile} profile; it takes: {', '.join(known)}")
+    own = [*METEOR15_OPTIONS, *SCORER_OPTIONS[profile]] if profile == "meteor-1.5" else SCORER_OPTIONS[profile]
+    for name in options:
+        if name in own:
+            continue
+        owner = next((p for p in PROFILES if name in SCORER_OPTIONS[p]), "meteor-1.5" if name in METEOR15_OPTIONS
+                     else None)
+        if owner is None:
+            raise ValueError(f"unknown option {name!r} for the {profile} profile; it takes: {', '.join(own)}")
+        if owner != "meteor-1.5" or options[name] != METEOR15_OPTIONS[name]:
+            raise _foreign_option(name, options[name], owner, profile)
     config.update((name, value) for name, value in options.items() if name in METEOR15_OPTIONS)
     scorer_options = tuple(sorted((name, value) for name, value in options.items() if name not in METEOR15_OPTIONS))
     if profile != "meteor-1.5":
@@ -134,8 +141,7 @@ def scorer_spec(profile: str = DEFAULT_PROFILE, language: str = "en", task: Opti
                              "use profile='meteor-1.5' for other languages")
         given = [name for name, default in METEOR15_OPTIONS.items() if config[name] != default]
         if given:
-            verb = "applies" if len(given) == 1 else "apply"
-            raise ValueError(f"{', '.join(given)} {verb} to the meteor-1.5 profile, not to {profile}")
+            raise _foreign_option(given[0], config[given[0]], "meteor-1.5", profile)
         return ScorerSpec(profile, normalization, None, scorer_options)
     if config["fragmentation"] is None:
         config["fragmentation"] = "chunks"
@@ -143,6 +149,11 @@ def scorer_spec(profile: str = DEFAULT_PROFILE, language: str = "en", task: Opti
         del config["similarity_threshold"]
     params = resolve_params(language, normalization=normalization, **config)
     return ScorerSpec(profile, normalization, params, scorer_options)
+
+
+def _foreign_option(name: str, value: Any, owner: str, profile: str) -> ValueError:
+    return ValueError(f"{name}={value!r} is an option of the {owner} profile; it does not apply to the "
+                      f"{profile} profile")
 
 
 def get_scorer(profile: str = DEFAULT_PROFILE, language: str = "en", task: Optional[str] = None,
