@@ -25,7 +25,7 @@ from meteor_metric.params import LANGUAGE_NAMES, STEM_LANGUAGES, SUPPORTED_LANGU
 MAX_SEGMENT_CHARS = 2_000
 MAX_REFERENCES = 16
 MAX_LINES = 5_000
-MAX_FILE_BYTES = 2_000_000
+MAX_FILE_BYTES = 2 * 1024 * 1024  # gradio's upload message says "2 Mb"
 MAX_SECONDS = 60.0
 #: States one exact alignment search of the ``original`` profile may visit here (about 0.5 s on a free
 #: core; real sentence pairs need far fewer, long anagrams of a few words far more).
@@ -262,7 +262,7 @@ def build_demo() -> gr.Blocks:
             scored.success(lambda: gr.Column(visible=True), None, results, api_visibility="private")
             scored.then(lambda: (None, None), None, [hyp_file, ref_files], api_visibility="private")
         gr.Markdown(f"Limits: {MAX_SEGMENT_CHARS:,} characters per segment, {MAX_LINES:,} segments, "
-                    f"{MAX_FILE_BYTES // 1_000_000} MB per file, {MAX_SECONDS:.0f} s per request.")
+                    f"{MAX_FILE_BYTES // 2**20} MB per file, {MAX_SECONDS:.0f} s per request.")
     return demo
 
 
