@@ -34,13 +34,35 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _anagram(n_words: int = 60) -> tuple[str, str]:
-    rng = random.Random(0)
+def anagram_pair(n_words: int = 60, seed: int = 0) -> tuple[str, str]:
+    """A shuffled sentence of ``n_words`` over 5 distinct words, and another shuffle of the same words."""
+    rng = random.Random(seed)
     words = [w for w in ("the", "cat", "sat", "on", "mat") for _ in range(n_words // 5)]
     rng.shuffle(words)
     hyp = " ".join(words)
     rng.shuffle(words)
     return hyp, " ".join(words)
+
+
+def start_app(uploads: Path, cache: Path, out=subprocess.DEVNULL, timeout: float = 300) -> tuple[subprocess.Popen, str]:
+    """``python app.py`` on a free port with its upload and METEOR cache folders, once it serves: (process, url).
+
+    Raises ``RuntimeError`` when it exits or does not serve within ``timeout`` seconds (then it is stopped)."""
+    env = dict(os.environ, GRADIO_SERVER_PORT=str(_free_port()), GRADIO_ANALYTICS_ENABLED="False",
+               GRADIO_TEMP_DIR=str(uploads), METEOR_METRIC_CACHE=str(cache))
+    url = f"http://127.0.0.1:{env['GRADIO_SERVER_PORT']}/"
+    deadline = time.monotonic() + timeout
+    proc = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=2)
+            return proc, url
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.terminate()
+                proc.wait(timeout=30)
+                raise RuntimeError(f"the app did not start (exit status {proc.returncode})") from None
+            time.sleep(0.1)
 
 
 def _timed(fn):
@@ -57,22 +79,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="space-bench-") as tmp:
         cache, uploads = Path(tmp) / "cache", Path(tmp) / "gradio"
         cache.mkdir()
-        port = _free_port()
-        env = dict(os.environ, GRADIO_SERVER_PORT=str(port), GRADIO_ANALYTICS_ENABLED="False",
-                   GRADIO_TEMP_DIR=str(uploads), METEOR_METRIC_CACHE=str(cache))
-        url = f"http://127.0.0.1:{port}/"
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc, url = start_app(uploads, cache)
         try:
-            while True:
-                try:
-                    urllib.request.urlopen(url, timeout=2)
-                    break
-                except OSError:
-                    if proc.poll() is not None or time.perf_counter() - start > 300:
-                        raise SystemExit("the app did not start")
-                    time.sleep(0.1)
             serving = time.perf_counter() - start
             client = Client(url, verbose=False)
             rows = [("start-up until it serves (empty cache)", serving, "")]
@@ -81,7 +90,7 @@ def main() -> None:
             rows.append(("second Score request", *_timed(lambda: client.predict(
                 HYP, REFS, "meteor-1.5", "en", api_name="/score_pair"))))
             rows.append(("original, 60-word anagram of 5 words", *_timed(lambda: client.predict(
-                *_anagram(), "original", "en", api_name="/score_pair"))))
+                *anagram_pair(), "original", "en", api_name="/score_pair"))))
         finally:
             proc.terminate()
             proc.wait(timeout=30)

@@ -11,15 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import random
 import re
 import shutil
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -33,6 +27,9 @@ REPO = Path(__file__).resolve().parents[1]
 ARTIFACTS = REPO / "test-artifacts"
 EXAMPLES = REPO / "examples"
 JAR = json.loads((EXAMPLES / "jar-scores.json").read_text(encoding="utf-8"))
+sys.path.insert(0, str(REPO / "benchmarks"))
+from bench_space_first_request import anagram_pair, start_app  # noqa: E402  (shared with the benchmark)
+
 SPACE_JAR = json.loads((REPO / "tests" / "data" / "space" / "jar-scores.json").read_text(encoding="utf-8"))
 PAIR_HYP = "The cat sat quickly on the big mat."
 PAIR_REFS = "A cat was sitting on the large mat.\nThe cat sat on the mat."
@@ -40,43 +37,17 @@ PAIR_JAR_SCORE = 0.461572455914816
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _anagrams(n_words: int, seed: int = 0) -> tuple[str, str]:
-    """A shuffled sentence of ``n_words`` over 5 distinct words, and another shuffle of the same words."""
-    rng = random.Random(seed)
-    words = [w for w in ("the", "cat", "sat", "on", "mat") for _ in range(n_words // 5)]
-    rng.shuffle(words)
-    hyp = " ".join(words)
-    rng.shuffle(words)
-    return hyp, " ".join(words)
-
-
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
     """The app on a free port, with its own gradio upload folder and an empty METEOR cache folder."""
-    port = _free_port()
     uploads, cache = tmp_path_factory.mktemp("gradio"), tmp_path_factory.mktemp("meteor-cache")
-    env = dict(os.environ, GRADIO_SERVER_PORT=str(port), GRADIO_ANALYTICS_ENABLED="False",
-               GRADIO_TEMP_DIR=str(uploads), METEOR_METRIC_CACHE=str(cache))
     log = tmp_path_factory.mktemp("app") / "app.log"
     with open(log, "wb") as out:
-        proc = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 180
+        try:
+            proc, url = start_app(uploads, cache, out, timeout=180)
+        except RuntimeError as exc:
+            pytest.fail(f"{exc}:\n{log.read_text(errors='replace')[-3000:]}")
     try:
-        while True:
-            try:
-                urllib.request.urlopen(url, timeout=2)
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"the app did not start:\n{log.read_text(errors='replace')[-3000:]}")
-                time.sleep(0.5)
         yield SimpleNamespace(url=url, uploads=uploads, cache_at_start=sorted(p.name for p in cache.iterdir()))
     finally:
         proc.terminate()
@@ -151,12 +122,12 @@ def test_api_scores_every_language_like_the_jar(app_url, language):
 def test_api_original_profile_gives_up_on_a_long_anagram_with_a_clear_message(app_url):
     # The original profile's exact search is exponential on anagrams; the Space's search budget stops a
     # 60-word shuffled sentence of 5 distinct words with a message (how long it takes: see the report).
-    hyp, ref = _anagrams(60)
+    hyp, ref = anagram_pair(60)
     client = gradio_client.Client(app_url, verbose=False)
     with pytest.raises(Exception, match=r"this pair: the original profile's exact alignment search gave up after "
                                         r"50,000 states .*Shorten it, use the meteor-1.5 profile"):
         client.predict(hyp, ref, "original", "en", api_name="/score_pair")
-    summary, _ = client.predict(*_anagrams(10), "original", "en", api_name="/score_pair")  # short ones score
+    summary, _ = client.predict(*anagram_pair(10), "original", "en", api_name="/score_pair")  # short ones score
     assert summary.startswith("### METEOR ")
 
 
