@@ -142,7 +142,8 @@ def test_upload_layer_refuses_oversized_files_and_keeps_no_upload(app, tmp_path)
     assert _kept_uploads(app.uploads) == []
     # files that are scored are deleted once read, whatever the outcome
     client = gradio_client.Client(app.url, verbose=False)
-    client.predict(gradio_client.handle_file(str(EXAMPLES / "hyp.txt")), [gradio_client.handle_file(str(EXAMPLES / "ref.txt"))],
+    client.predict(gradio_client.handle_file(str(EXAMPLES / "hyp.txt")),
+                   [gradio_client.handle_file(str(EXAMPLES / "ref.txt"))],
                    "text", "meteor-1.5", "en", api_name="/score_corpus")
     bad = tmp_path / "bad.jsonl"
     bad.write_text("not json\n", encoding="utf-8")
@@ -243,7 +244,8 @@ def test_browser_scores_uploaded_files_and_keeps_none(app, tmp_path):
         page.set_input_files("#hyp-file input[type=file]", str(EXAMPLES / "hyp.txt"))
         page.set_input_files("#ref-files input[type=file]", [str(EXAMPLES / n) for n in ("ref.txt", "ref2.txt")])
         for box, n in (("#hyp-file", 1), ("#ref-files", 2)):  # each uploaded file is listed with its size
-            page.wait_for_function(f"() => (document.querySelector('{box}').innerText.match(/KB/g) || []).length == {n}")
+            page.wait_for_function(
+                f"() => (document.querySelector('{box}').innerText.match(/KB/g) || []).length == {n}")
         page.click("#score-corpus")
         _wait_for_summary(page, "#corpus-summary", f"Corpus METEOR {JAR['two_refs']['final_score']:.4f}")
         page.wait_for_selector("#segments th")
