@@ -19,7 +19,7 @@ if sys.argv[1] == "old":
     mod = types.ModuleType("old"); exec(compile(src, "old_paraphrase_build.py", "exec"), mod.__dict__)
     compile_table = mod.compile_table
 else:
-    from meteor_metric.paraphrase_build import compile_table
+    from meteor_metric.meteor15.paraphrase_build import compile_table
 t = time.perf_counter(); compile_table(Path(sys.argv[2])); print(f"wall {time.perf_counter() - t:.2f}")
 """
 

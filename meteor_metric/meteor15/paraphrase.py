@@ -44,7 +44,7 @@ _LANGUAGE = re.compile(r"[a-z]{2,8}")
 _REF_CACHE = 2048  # references whose trie walk is remembered (about 10 kB each)
 _HYP_CACHE = 64  # hypotheses whose trie walk is remembered
 #: Compile time per MB of gzip'd table, measured on the English table (for the announcement only).
-_BUILD_SECONDS_PER_MB = 0.5
+_BUILD_SECONDS_PER_MB = 0.25
 
 log = logging.getLogger("meteor_metric")
 
