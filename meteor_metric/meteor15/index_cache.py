@@ -7,14 +7,13 @@ other table. A small ``.shipped`` note in the cache remembers which shipped inde
 
 from __future__ import annotations
 
-import mmap
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Union
 
 from .paraphrase import ParaphraseTable, default_cache_dir, find_paraphrase_table, shipped_indexes
-from .paraphrase_index import HEADER_SIZE, damaged_sections, read_header
+from .paraphrase_index import damaged_sections, mapped_index, read_header
 
 PathLike = Union[str, Path]
 
@@ -48,16 +47,15 @@ def prepare(language: str = "en", paraphrase_table: Optional[PathLike] = None,
 def inspect_index(path: Path, shipped: bool = False) -> IndexFile:
     """What the index file at ``path`` records, with its header and every section checked."""
     size = path.stat().st_size
-    with open(path, "rb") as f:
-        if size < HEADER_SIZE:
+    with mapped_index(path) as mm:
+        if mm is None:
             return IndexFile(path, shipped, size, False, "shorter than an index header", "", "", 0)
-        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-            head = read_header(mm)
-            if head is None:
-                return IndexFile(path, shipped, size, False, "not an index of this version (bad header)", "", "", 0)
-            lo, hi = head.sections["source"]
-            source = bytes(mm[lo:hi]).decode("utf-8", "replace")
-            damaged = damaged_sections(mm, head)
+        head = read_header(mm)
+        if head is None:
+            return IndexFile(path, shipped, size, False, "not an index of this version (bad header)", "", "", 0)
+        lo, hi = head.sections["source"]
+        source = bytes(mm[lo:hi]).decode("utf-8", "replace")
+        damaged = damaged_sections(mm, head)
     problem = f"damaged sections: {', '.join(damaged)}" if damaged else ""
     return IndexFile(path, shipped, size, not damaged, problem, source, head.sha256, head.entries)
 

@@ -27,8 +27,8 @@ from itertools import count
 from pathlib import Path
 from typing import NamedTuple, Optional, Union
 
-from .paraphrase_index import (FLAG_EMPTY_PARAPHRASE, HEADER_SIZE, IndexHeader, ParaphraseIndexError, damaged_sections,
-                               file_sha256, index_location, locked, read_header, write_index)
+from .paraphrase_index import (FLAG_EMPTY_PARAPHRASE, IndexHeader, ParaphraseIndexError, damaged_sections, file_sha256,
+                               index_location, locked, mapped_index, read_header, write_index)
 from ..resources import resource_path
 
 __all__ = ["ParaphraseTable", "ParaphraseTableNotFound", "ParaphraseIndexError",
@@ -343,11 +343,8 @@ def _shipped_index_of(src: Path, st: os.stat_result, cache: Path) -> Optional[Pa
 
 def _peek_header(path: Path) -> Optional[IndexHeader]:
     """The header of the index file at ``path`` (its body unchecked), or None; raises FileNotFoundError."""
-    with open(path, "rb") as f:
-        if os.fstat(f.fileno()).st_size < HEADER_SIZE:
-            return None
-        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-            return read_header(mm)
+    with mapped_index(path) as mm:
+        return None if mm is None else read_header(mm)
 
 
 def _open_if_valid(src: Path, index_path: Path, st: os.stat_result, report: bool,

@@ -38,7 +38,7 @@ try:
 except ImportError:  # Windows: no flock; two concurrent builds then both run and os.replace keeps one
     fcntl = None
 
-__all__ = ["ParaphraseIndexError", "HEADER_SIZE", "SECTIONS", "FLAG_EMPTY_PARAPHRASE", "FORMAT_VERSION", "IndexHeader", "read_header",
+__all__ = ["ParaphraseIndexError", "HEADER_SIZE", "SECTIONS", "FLAG_EMPTY_PARAPHRASE", "FORMAT_VERSION", "IndexHeader", "read_header", "mapped_index",
            "damaged_sections", "write_index", "index_location", "locked", "file_sha256"]
 
 MAGIC = b"MMPARAPH"
@@ -159,6 +159,18 @@ def file_sha256(path: Path) -> bytes:
             return hashlib.sha256().digest()
         with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
             return hashlib.sha256(mm).digest()
+
+
+@contextlib.contextmanager
+def mapped_index(path: Path) -> Iterator[Optional[mmap.mmap]]:
+    """The file at ``path`` mapped read only, or None when it is shorter than an index header
+    (raises ``FileNotFoundError``)."""
+    with open(path, "rb") as f:
+        if os.fstat(f.fileno()).st_size < HEADER_SIZE:
+            yield None
+            return
+        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+            yield mm
 
 
 @contextlib.contextmanager
