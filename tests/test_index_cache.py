@@ -39,8 +39,9 @@ def test_prepare_lists_and_clears(tmp_path):
     assert Path(entry.source).resolve() == MINI.resolve()
     assert entry.bytes == table.index_path.stat().st_size
 
-    removed = index_cache.clear_cache(cache)
-    assert table.index_path in removed and all(p.name.startswith("paraphrase-") for p in removed)
+    size = table.index_path.stat().st_size
+    removed = dict(index_cache.clear_cache(cache))
+    assert removed[table.index_path] == size and all(p.name.startswith("paraphrase-") for p in removed)
     assert sorted(p.name for p in cache.iterdir()) == ["unrelated.txt"]
     assert index_cache.clear_cache(tmp_path / "never-made") == []
 

@@ -69,8 +69,9 @@ def list_indexes(cache_dir: Optional[PathLike] = None) -> list[IndexFile]:
     return found
 
 
-def clear_cache(cache_dir: Optional[PathLike] = None) -> list[Path]:
-    """Delete this package's files from ``cache_dir`` (indexes, notes, locks, leftovers); the removed paths.
+def clear_cache(cache_dir: Optional[PathLike] = None) -> list[tuple[Path, int]]:
+    """Delete this package's files from ``cache_dir`` (indexes, notes, locks, leftovers): each removed path
+    with its size in bytes.
 
     Shipped indexes are never touched; other files in the directory are left alone."""
     cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
@@ -79,6 +80,7 @@ def clear_cache(cache_dir: Optional[PathLike] = None) -> list[Path]:
         for pattern in _CACHE_PATTERNS:
             for path in sorted(cache.glob(pattern)):
                 if path.is_file():
+                    size = path.stat().st_size
                     os.remove(path)
-                    removed.append(path)
+                    removed.append((path, size))
     return removed

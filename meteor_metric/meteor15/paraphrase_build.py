@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import re
+import zlib
 from array import array
 from collections.abc import Iterator
 from itertools import chain, compress, count
@@ -191,7 +192,11 @@ def _stable_order(values: "np.ndarray", bound: int) -> "np.ndarray":
 def _compile(src: Path, progress: Optional[Callable[[int], None]]) -> CompiledTable:
     import numpy as np  # build time only
 
-    ref, par, flat, lens, vocab = _read_phrases(src, progress)
+    try:
+        ref, par, flat, lens, vocab = _read_phrases(src, progress)
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+        raise ParaphraseIndexError(f"{src} is not a gzip'd paraphrase table in METEOR's format ({exc}); "
+                                   "give the table as METEOR ships it (e.g. paraphrase-en.gz)") from None
     entries, nvocab = len(ref), len(vocab)
     vocab_blob = b"\n".join(vocab)  # insertion order is id order
     del vocab
