@@ -22,7 +22,7 @@ from .corpus_io import FORMATS, CorpusFormatError, iter_lines, iter_pairs
 from .javafmt import java_double_str
 from .meteor import BATCH_SIZE, MAX_SEGMENT_TOKENS, CorpusResult, Meteor, SegmentResult
 from .params import LANGUAGE_NAMES, TASKS, normalization_mode, resolve_params
-from .profiles import DEFAULT_PROFILE, PROFILES, Scorer, get_scorer
+from .profiles import DEFAULT_PROFILE, NORMALIZATIONS, PROFILES, Scorer, get_scorer
 from . import tune_cli
 from .coco import TOKENIZE_OPTIONS, pretokenize, tokenized_signature
 
@@ -50,6 +50,7 @@ examples:
   meteor-metric score --hyp pairs.jsonl --format tsv --workers 2
   cat system.txt | meteor-metric score --hyp - --ref ref.txt
   meteor-metric score --hyp system.txt --ref ref.txt --profile nltk
+  meteor-metric score --hyp system.txt --ref ref.txt --profile nltk --params 0.85,0.2,0.6 --nltk-tokenizer split
   meteor-metric score --hyp de.txt --ref de.ref --lang de --modules exact,stem --weights 1.0,0.8
 
 The defaults equal the jar's `-l en -norm`; the flags after --profile mirror the jar's
@@ -129,7 +130,10 @@ def _add_config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--modules", type=_csv, metavar="LIST", help="matchers (-m), e.g. exact,stem,synonym,paraphrase")
     p.add_argument("--weights", type=_floats, metavar="LIST", help="one weight per module (-w)")
     p.add_argument("--params", type=_floats, metavar="A,B,G,D",
-                   help="alpha,beta,gamma,delta (-p); makes the task custom")
+                   help="alpha,beta,gamma,delta (-p); makes the task custom; --profile nltk: alpha,beta,gamma")
+    p.add_argument("--nltk-tokenizer", choices=NORMALIZATIONS["nltk"], default=NORMALIZATIONS["nltk"][0],
+                   help="--profile nltk: word_tokenize (default, nltk.word_tokenize with Punkt sentence splitting, "
+                        "as HF's meteor), word_tokenize_line (preserve_line=True) or split (str.split)")
     p.add_argument("--beam", type=int, default=40, metavar="N", help="beam size (-x, default 40)")
     p.add_argument("--char", action="store_true", help="character-based lengths (-ch)")
     p.add_argument("--function-words", metavar="FILE", help="function-word list (-s)")
@@ -185,12 +189,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _scorer_spec(args) -> tuple:
     """A picklable description of the scorer (rebuilt in worker processes)."""
+    if args.nltk_tokenizer != NORMALIZATIONS["nltk"][0] and args.profile != "nltk":
+        raise InputError(f"--nltk-tokenizer is an nltk profile option; it does not apply to --profile {args.profile}")
     if args.profile != "meteor-1.5":
-        given = [f for f in _JAR_FLAGS if getattr(args, f) not in (None, False, "en")]
+        own = ("params",) if args.profile == "nltk" else ()
+        given = [f for f in _JAR_FLAGS if f not in own and getattr(args, f) not in (None, False, "en")]
         if given or not args.norm or args.beam != 40 or args.max_tokens != MAX_SEGMENT_TOKENS:
             flag = "--" + (given[0] if given else "no-norm" if not args.norm else "beam" if args.beam != 40
                            else "max-tokens").replace("_", "-")
             raise InputError(f"{flag} is a METEOR 1.5 option; it does not apply to --profile {args.profile}")
+        if args.profile == "nltk":
+            if args.params is not None and len(args.params) != 3:
+                raise InputError(f"--params for --profile nltk is alpha,beta,gamma (3 numbers), "
+                                 f"got {len(args.params)}")
+            return ("nltk", args.nltk_tokenizer, tuple(args.params or (None, None, None)))
         return (args.profile,)
     if args.no_punct and not args.norm:
         raise InputError("--no-punct only works with --norm (the jar silently ignores it otherwise)")
@@ -213,6 +225,9 @@ def _scorer_spec(args) -> tuple:
 def _build_scorer(spec: tuple) -> Scorer:
     if spec[0] == "meteor-1.5":
         return Meteor.from_params(spec[1], max_segment_tokens=spec[2])
+    if spec[0] == "nltk":
+        alpha, beta, gamma = spec[2]
+        return get_scorer("nltk", normalization=spec[1], alpha=alpha, beta=beta, gamma=gamma)
     return get_scorer(spec[0])
 
 

@@ -41,8 +41,8 @@ paraphrases), then combines unigram precision and recall into a recall-weighted 
 discounts it by a fragmentation penalty (how many separate chunks the matches fall into).
 
 This module computes METEOR 1.5 exactly as the Java reference (the number papers and pycocoevalcap
-report), with no Java and no downloads. The `nltk` profile reproduces today's `evaluate.load("meteor")`
-(NLTK) numbers bit for bit; the `original` profile is METEOR as first published (2005).
+report), with no Java and no downloads. The `nltk` profile reproduces `evaluate.load("meteor")` as
+shipped (NLTK, Punkt sentence splitting included) bit for bit; the `original` profile is METEOR as first published (2005).
 """
 
 _KWARGS_DESCRIPTION = """
@@ -62,7 +62,11 @@ Args:
         ("lemma" and "wn_similarity" are extensions, named in the signature).
     fragmentation (`str`): meteor-1.5 order penalty, "chunks" (default) or the extension "crossings".
     normalization (`str`): how text becomes tokens; meteor-1.5: "norm" (default, the jar's -norm),
-        "norm_nopunct", "lc_only", "no_norm"; nltk: "word_tokenize" (default) or "split".
+        "norm_nopunct", "lc_only", "no_norm"; nltk: "word_tokenize" (default, `nltk.word_tokenize(text)`
+        with Punkt sentence splitting, as HF's module), "word_tokenize_line" (`preserve_line=True`: no
+        sentence splitting) or "split" (`str.split()`).
+    alpha, beta, gamma (`float`): the nltk profile's parameters, as in HF's module (defaults 0.9, 3, 0.5);
+        meteor-1.5 takes its parameters from `task` or `params_file` instead.
     tokenize (`str`): "none" (default) or "ptb": pycocoevalcap's PTB tokenization first (pure Python,
         `meteor_metric.coco`), i.e. COCO-style METEOR; named `tok:ptb` in the signature.
     return_segment_scores (`bool`): also return the per-segment scores (default False).
@@ -158,14 +162,15 @@ class MeteorMetric(evaluate.Metric):
                  profile: Optional[str] = None, language: str = "en", task: Optional[str] = None,
                  normalization: Optional[str] = None, return_segment_scores: bool = False,
                  params_file: Optional[str] = None, modules: Optional[Sequence[str]] = None,
-                 fragmentation: Optional[str] = None, tokenize: str = "none") -> dict:
+                 fragmentation: Optional[str] = None, tokenize: str = "none", alpha: Optional[float] = None,
+                 beta: Optional[float] = None, gamma: Optional[float] = None) -> dict:
         if profile is None:
             if self.config_name not in ("default",) + PROFILES:
                 raise ValueError(f"unknown config name {self.config_name!r}: give one of the profiles "
                                  f"{', '.join(PROFILES)}, or none")
             profile = DEFAULT_PROFILE if self.config_name == "default" else self.config_name
         scorer = get_scorer(profile, language, task, normalization, modules=modules, params_file=params_file,
-                            fragmentation=fragmentation)
+                            fragmentation=fragmentation, alpha=alpha, beta=beta, gamma=gamma)
         pairs = [pretokenize(h, r, tokenize) for h, r in zip(predictions, references)]
         result = scorer.corpus_score([h for h, _ in pairs], [r for _, r in pairs])
         output = {
