@@ -8,7 +8,7 @@
   process's VmHWM (ru_maxrss would include the parent's memory before exec).
 * workers: the first ``--pairs`` WMT21 news zh-en pairs with the default configuration, one process
   against ``--workers 2``; the outputs must be byte-identical.
-* spark: the same pairs through :mod:`meteor_metric.mapreduce` on Spark ``local[2]``; the corpus
+* spark: the same pairs through :mod:`meteor_metric.analysis.mapreduce` on Spark ``local[2]``; the corpus
   score must equal the single-process score exactly.
 """
 
@@ -100,7 +100,7 @@ def bench_spark(n_pairs: int) -> dict:
     from pyspark.sql import SparkSession
 
     from meteor_metric import Meteor
-    from meteor_metric.mapreduce import add_vectors, contribution_vectors, corpus_score_of
+    from meteor_metric.analysis.mapreduce import add_vectors, contribution_vectors, corpus_score_of
 
     hyps, refs = load_pairs(n_pairs)
     start = time.perf_counter()

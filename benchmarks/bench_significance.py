@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from meteor_metric import get_scorer
-from meteor_metric.significance import paired_approximate_randomization, paired_bootstrap
+from meteor_metric.analysis.significance import paired_approximate_randomization, paired_bootstrap
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

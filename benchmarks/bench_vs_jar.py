@@ -26,7 +26,6 @@ import gzip
 import json
 import os
 import platform
-import re
 import shutil
 import statistics
 import subprocess
@@ -88,26 +87,6 @@ def load_pairs(data_dir: Path, limit: Optional[int]) -> tuple[list[str], list[st
 def our_cli(hyp: Path, ref: Path, pin: Optional[int]) -> list[str]:
     return jarlib.pin_prefix(pin) + [sys.executable, "-m", "meteor_metric", "score", "--hyp", str(hyp),
                                      "--ref", str(ref), "--json"]
-
-
-def time_to_line(cmd: list[str], pattern: str, cwd: Path) -> tuple[float, float, float, str]:
-    """Seconds from spawn until a stdout line matching ``pattern`` appears and until exit, and the CPU
-    seconds (user + system) the process used."""
-    rx = re.compile(pattern)
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, encoding="utf-8")
-    t_result, found = None, ""
-    for line in proc.stdout:
-        if t_result is None and rx.search(line):
-            t_result, found = time.perf_counter() - t0, line.strip()
-    err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    t_exit = time.perf_counter() - t0
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0 or t_result is None:
-        raise RuntimeError(f"{' '.join(cmd)} failed (exit {proc.returncode}):\n{err[-3000:]}")
-    return t_result, t_exit, usage.ru_utime + usage.ru_stime, found
 
 
 def mib(kb: Optional[int]) -> str:
@@ -173,10 +152,10 @@ def measure_startup(tmp: Path, hyps: list[str], refs: list[str], pin: Optional[i
     out: dict = {"runs": runs}
     h, r = hyps[0], refs[0]
     log("startup: building our paraphrase index / warming caches (unmeasured run)")
-    time_to_line([sys.executable, "-c", FIRST_SEGMENT_CODE, h, r], r"^RESULT ", REPO)
+    jarlib.time_to_line([sys.executable, "-c", FIRST_SEGMENT_CODE, h, r], r"^RESULT ", REPO)
     ours, ours_cpu = [], []
     for i in range(runs):
-        t_res, t_exit, cpu, line = time_to_line(jarlib.pin_prefix(pin) + [sys.executable, "-c",
+        t_res, t_exit, cpu, line, _ = jarlib.time_to_line(jarlib.pin_prefix(pin) + [sys.executable, "-c",
                                                                           FIRST_SEGMENT_CODE, h, r],
                                                 r"^RESULT ", REPO)
         ours.append(t_res)
@@ -191,10 +170,10 @@ def measure_startup(tmp: Path, hyps: list[str], refs: list[str], pin: Optional[i
         jarlib.write_lines(ref1, [r])
         cmd = jarlib.jar_command(hyp1, ref1, pin=pin)
         log("startup: jar unmeasured run (page cache)")
-        time_to_line(cmd, r"^Segment 1 score:", jarlib.find_jar().parent)
+        jarlib.time_to_line(cmd, r"^Segment 1 score:", jarlib.find_jar().parent)
         jars, jars_cpu = [], []
         for i in range(runs):
-            t_res, t_exit, cpu, line = time_to_line(cmd, r"^Segment 1 score:", jarlib.find_jar().parent)
+            t_res, t_exit, cpu, line, _ = jarlib.time_to_line(cmd, r"^Segment 1 score:", jarlib.find_jar().parent)
             jars.append(t_res)
             jars_cpu.append(cpu)
             log(f"startup jar run {i + 1}: {t_res:.3f} s to result, {t_exit:.3f} s to exit, {cpu:.3f} CPU-s "

@@ -14,9 +14,9 @@ sacrebleu (the ``dev`` extra), and the extensions of issue 16 (``ext:crossings``
 only (``--extras`` picks some, ``--extras-only`` skips every other column).
 
 METEOR 1.5 is aligned once per (segment, reference) and cached in ``benchmarks/.cache/``; every
-METEOR 1.5 column is then rescored from those statistics (``meteor_metric.vectorized``).
+METEOR 1.5 column is then rescored from those statistics (``meteor_metric.analysis.vectorized``).
 ``flickr8k/expert+ptb`` repeats Flickr8k-Expert on text PTB-tokenized like pycocoevalcap's Stanford
-tokenizer (the protocol of the data README's 41.8), by ``meteor_metric.coco``'s pure-Python tokenizer (no Java).
+tokenizer (the protocol of the data README's 41.8), by ``meteor_metric.integrations.coco``'s pure-Python tokenizer (no Java).
 """
 
 from __future__ import annotations
@@ -38,12 +38,12 @@ sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve
 import evalsets  # noqa: E402
 
 from meteor_metric import Meteor, get_scorer  # noqa: E402
-from meteor_metric.correlation import kendall, pearson  # noqa: E402
-from meteor_metric.ptb_tokenizer import ptb_tokenize  # noqa: E402
-from meteor_metric.params import resolve_params  # noqa: E402
-from meteor_metric.presets import SHIPPED_TASKS, load_shipped  # noqa: E402
-from meteor_metric.stats import StatsTotal  # noqa: E402
-from meteor_metric.vectorized import StatsTable, collect_stats, corpus_scores, segment_scores  # noqa: E402
+from meteor_metric.analysis.correlation import kendall, pearson  # noqa: E402
+from meteor_metric.integrations.ptb_tokenizer import ptb_tokenize  # noqa: E402
+from meteor_metric.meteor15.params import resolve_params  # noqa: E402
+from meteor_metric.meteor15.presets import SHIPPED_TASKS, load_shipped  # noqa: E402
+from meteor_metric.core.stats import StatsTotal  # noqa: E402
+from meteor_metric.analysis.vectorized import StatsTable, collect_stats, corpus_scores, segment_scores  # noqa: E402
 
 CACHE = Path(__file__).resolve().parent / ".cache"
 TASK_COLUMNS = ("rank", "adq", "hter", "util", "li", "tune")
@@ -168,7 +168,7 @@ def sacrebleu_scores(ev: evalsets.EvalSet, metric: str) -> tuple[np.ndarray, dic
     return np.array(seg), sys_scores
 
 
-# -- PTB tokenization (pycocoevalcap's PTBTokenizer, pure Python: meteor_metric.coco) ------------------
+# -- PTB tokenization (pycocoevalcap's PTBTokenizer, pure Python: meteor_metric.integrations.coco) ------------------
 
 def ptb_variant(ev: evalsets.EvalSet) -> evalsets.EvalSet:
     path = CACHE / f"{ev.name.replace('/', '__')}.ptb-py.{_digest(ev)}.json"

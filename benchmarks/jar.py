@@ -192,6 +192,27 @@ def run_measured(cmd: Sequence[str], cwd: Optional[Union[str, Path]] = None,
                         usage.ru_utime + usage.ru_stime)
 
 
+def time_to_line(cmd: Sequence[str], pattern: str, cwd: Optional[Union[str, Path]] = None,
+                 env: Optional[dict] = None) -> tuple[float, float, float, str, int]:
+    """Seconds from spawn until a stdout line matching ``pattern`` appears and until exit, the CPU
+    seconds (user + system) and the peak RSS (KiB, os.wait4) of the process, and the matching line."""
+    rx = re.compile(pattern)
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(list(cmd), cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, encoding="utf-8")
+    t_result, found = None, ""
+    for line in proc.stdout:
+        if t_result is None and rx.search(line):
+            t_result, found = time.perf_counter() - t0, line.strip()
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    t_exit = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0 or t_result is None:
+        raise JarFailed(f"{' '.join(cmd)} failed (exit {proc.returncode}):\n{err[-3000:]}")
+    return t_result, t_exit, usage.ru_utime + usage.ru_stime, found, usage.ru_maxrss
+
+
 def jar_command(hyp_path: Union[str, Path], ref_path: Union[str, Path], nrefs: int = 1, ssout: bool = False,
                 args: Sequence[str] = DEFAULT_ARGS, pin: Optional[int] = None) -> list[str]:
     cmd = pin_prefix(pin) + [find_java(), *JAVA_OPTS, "-jar", str(find_jar()), str(hyp_path), str(ref_path),

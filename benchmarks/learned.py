@@ -22,10 +22,10 @@ sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve
 import correlation as bench  # noqa: E402
 import evalsets  # noqa: E402
 
-from meteor_metric.correlation import kendall, pearson  # noqa: E402
-from meteor_metric.presets import load_shipped  # noqa: E402
-from meteor_metric.tuning import fold_segments, make_set  # noqa: E402
-from meteor_metric.vectorized import StatsTable, pair_scores, segment_scores  # noqa: E402
+from meteor_metric.analysis.correlation import kendall, pearson  # noqa: E402
+from meteor_metric.meteor15.presets import load_shipped  # noqa: E402
+from meteor_metric.analysis.tuning import fold_segments, make_set  # noqa: E402
+from meteor_metric.analysis.vectorized import StatsTable, pair_scores, segment_scores  # noqa: E402
 
 FULL = ("exact", "stem", "synonym", "paraphrase")
 DEFAULT = ((1.0, 0.6, 0.8, 0.6), 0.85, 0.2, 0.6, 0.75)

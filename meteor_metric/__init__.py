@@ -7,16 +7,17 @@
 
 import os
 
-__version__ = "0.1.0"
+from .version import __version__
 
 #: The folder to give ``evaluate.load``: the installed package is itself an evaluate module.
 EVALUATE_MODULE = os.path.dirname(os.path.abspath(__file__))
 
-from .aligner import Match  # noqa: E402
-from .meteor import CorpusResult, Meteor, SegmentResult  # noqa: E402
-from .params import MeteorParams, resolve_params  # noqa: E402
-from .profiles import PROFILES, get_scorer  # noqa: E402
-from .stats import MeteorStats  # noqa: E402
+from .core.alignment import Match  # noqa: E402
+from .core.results import CorpusResult, SegmentResult  # noqa: E402
+from .meteor15.meteor import Meteor  # noqa: E402
+from .meteor15.params import MeteorParams, resolve_params  # noqa: E402
+from .profiles.registry import PROFILES, get_scorer  # noqa: E402
+from .core.stats import MeteorStats  # noqa: E402
 
 
 def load_metric(profile: str = "default", **load_kwargs):

@@ -27,8 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from meteor_metric.javafmt import java_split_lines, java_string_hash  # noqa: E402
-from meteor_metric.normalize import tokenize  # noqa: E402
+from meteor_metric.core.javafmt import java_split_lines, java_string_hash  # noqa: E402
+from meteor_metric.meteor15.normalize import tokenize  # noqa: E402
 
 MEMBER = "stem/arabic-buckwalter-reduced.gz"
 MEMBER_SHA256 = "1648706525c86efbdf66eef5343803acb6191ff67cd0da65091b602ee64dfd91"

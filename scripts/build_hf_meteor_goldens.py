@@ -44,7 +44,7 @@ from build_wordnet_tables import ROOT, fetch_sdist, open_source  # noqa: E402
 from nltk_wordnet_oracle import make_nltk_data  # noqa: E402
 
 from meteor_metric import get_scorer  # noqa: E402
-from meteor_metric.nltk_punkt import MODEL  # noqa: E402
+from meteor_metric.profiles.nltk_punkt import MODEL  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 OUT = ROOT / "tests" / "data" / "nltk" / "hf_meteor_golden.jsonl.gz"

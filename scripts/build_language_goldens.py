@@ -37,9 +37,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import jar as jarlib  # noqa: E402
-from meteor_metric.normalize import java_trim  # noqa: E402
-from meteor_metric.params import LANGUAGE_NAMES  # noqa: E402
-from meteor_metric.stemmers import get_stemmer  # noqa: E402
+from meteor_metric.meteor15.normalize import java_trim  # noqa: E402
+from meteor_metric.meteor15.params import LANGUAGE_NAMES  # noqa: E402
+from meteor_metric.meteor15.stemmers import get_stemmer  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "java15" / "languages"
 MT_DE = ROOT.parent / "shared" / "data" / "mt" / "wmt21-news" / "en-de.seg.jsonl.gz"

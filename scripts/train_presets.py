@@ -26,9 +26,9 @@ sys.path[:0] = [str(REPO / "benchmarks"), str(REPO)]
 import correlation as bench  # noqa: E402  (benchmarks/correlation.py)
 import evalsets  # noqa: E402
 
-from meteor_metric.params import resolve_params  # noqa: E402
-from meteor_metric.presets import preset_dict  # noqa: E402
-from meteor_metric.tuning import Config, Fold, correlation, make_set, tune  # noqa: E402
+from meteor_metric.meteor15.params import resolve_params  # noqa: E402
+from meteor_metric.meteor15.presets import preset_dict  # noqa: E402
+from meteor_metric.analysis.tuning import Config, Fold, correlation, make_set, tune  # noqa: E402
 
 TRAINING = {"mqm": ["wmt21-news/zh-en", "wmt21-tedtalks/zh-en"], "caption": ["flickr8k/crowdflower"]}
 DESCRIPTIONS = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from meteor_metric import Meteor
-from meteor_metric.paraphrase import ParaphraseTableNotFound
+from meteor_metric.meteor15.paraphrase import ParaphraseTableNotFound
 
 
 @pytest.fixture(scope="session")

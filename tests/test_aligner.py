@@ -2,7 +2,7 @@
 
 from hypothesis import given, settings, strategies as st
 
-from meteor_metric.aligner import Match, align, count_chunks
+from meteor_metric.meteor15.aligner import Match, align, count_chunks
 
 
 def _reference_chunks(matches, n_ref):

@@ -3,8 +3,8 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from meteor_metric.aligner import Match, align
-from meteor_metric.batch_aligner import align_batch
+from meteor_metric.meteor15.aligner import Match, align
+from meteor_metric.meteor15.batch_aligner import align_batch
 from tests.test_aligner import _candidate_sets
 
 EXACT = [True, False, False, False]
@@ -83,13 +83,13 @@ def test_problems_outside_the_packed_search_fall_back_to_align(monkeypatch):
     problems = [(130, wide, EXACT), (130, small, EXACT)]
     assert align_batch(problems, 2) == [align(*p, 2) for p in problems]
     # keys that could overflow 64 bits (here: any key, with the limit lowered)
-    monkeypatch.setattr("meteor_metric.batch_aligner._MAX_KEY", 1)
+    monkeypatch.setattr("meteor_metric.meteor15.batch_aligner._MAX_KEY", 1)
     problems = [(2, small, EXACT), (2, small, EXACT)]
     assert align_batch(problems, 1) == [align(*p, 1) for p in problems]
 
 
 def test_one_lexsort_per_step_when_keys_do_not_fit_one_sort(monkeypatch):
-    monkeypatch.setattr("meteor_metric.batch_aligner._SORT_RANGE", 1)
+    monkeypatch.setattr("meteor_metric.meteor15.batch_aligner._SORT_RANGE", 1)
     cands = [[Match(0, 1, 0, 1, 0), Match(0, 1, 1, 1, 0)], [Match(1, 1, 0, 1, 0), Match(1, 1, 1, 1, 0)],
              [Match(2, 1, 2, 1, 0), Match(2, 1, 0, 1, 1)]]
     problems = [(3, cands, EXACT), (3, [*cands[:2], []], EXACT)]

@@ -10,9 +10,9 @@ import pytest
 
 from conformance import JAVA15, read_jsonl
 from meteor_metric import Meteor
-from meteor_metric.cli import main
-from meteor_metric.corpus_io import read_lines
-from meteor_metric.paraphrase import ParaphraseTableNotFound
+from meteor_metric.cli.main import main
+from meteor_metric.core.corpus_io import read_lines
+from meteor_metric.meteor15.paraphrase import ParaphraseTableNotFound
 
 FLAGS = ["--modules", "exact,stem", "--weights", "1.0,0.6"]
 
@@ -29,7 +29,8 @@ def test_json_output(tmp_path, capsys):
     r2 = _write(tmp_path, "r2.txt", ["cat", "a dog"])
     assert main(["score", "--hyp", hyp, "--ref", r1, "--ref", r2, "--json", *FLAGS]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"score", "segment_scores", "segment_stats", "signature"}
+    assert set(out) == {"score", "precision", "recall", "fmean", "fragmentation_penalty", "chunks",
+                        "segment_scores", "segment_stats", "signature"}
     assert out["segment_scores"] == [1.0, 1.0]
     assert out["segment_stats"][0] == "3.0 3.0 1.0 1.0 2.0 2.0 1.0 1.0 " + "0.0 " * 12 + "1.0 3.0 3.0"
     assert "|nrefs:2|" in out["signature"]
@@ -55,7 +56,8 @@ def test_line_count_mismatch_counts_the_longer_files_to_the_end(tmp_path, capsys
     r1 = _write(tmp_path, "r1.txt", ["a", "b"])
     r2 = _write(tmp_path, "r2.txt", ["a", "b", "c", "d"])
     assert main(["score", "--hyp", hyp, "--ref", r1, "--ref", r2, *FLAGS]) == 2
-    assert f"line counts differ: {hyp} has 2 lines, {r2} has 4\n" in capsys.readouterr().err
+    assert f"line counts differ: {hyp} has 2 lines, {r2} has 4; {hyp}, {r1} ended before line 3\n" in \
+        capsys.readouterr().err
 
 
 def test_invalid_utf8_names_file_and_line(tmp_path, capsys):
@@ -211,8 +213,8 @@ def test_align_segment_range(paraphrase_table):
 @pytest.mark.parametrize("args, message", [
     (["--input-format", "tsv"], "line 1 has no tab"),
     (["--input-format", "jsonl"], "line 1 is not JSON"),
-    (["--profile", "nltk", "--lang", "de"], "--lang is a METEOR 1.5 option"),
-    ([], "plain text needs at least one reference file"),
+    (["--profile", "nltk", "--lang", "de"], "the nltk profile is English only (got --lang de); use --profile meteor-1.5"),
+    ([], "needs at least one --ref FILE; if it holds the references too, say how: --input-format jsonl"),
 ])
 def test_bad_input_names_the_problem(tmp_path, args, message):
     hyp = _write(tmp_path, "h.txt", ["a b", "c"])

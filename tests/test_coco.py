@@ -1,4 +1,4 @@
-"""meteor_metric.coco against the real pycocoevalcap 1.2 (Java: stanford-corenlp-3.4.1.jar and meteor-1.5.jar).
+"""meteor_metric.integrations.coco against the real pycocoevalcap 1.2 (Java: stanford-corenlp-3.4.1.jar and meteor-1.5.jar).
 
 Stored oracle outputs: tests/data/coco/, written by scripts/build_coco_goldens.py, which also rebuilds the
 inputs from ../shared/data/captions (the tests skip when that folder is absent). The last test runs the real
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from meteor_metric.coco import Meteor, PTBTokenizer, protocol_fields, tokenized_signature
-from meteor_metric.ptb_tokenizer import ptb_tokenize
+from meteor_metric.integrations.coco import Meteor, PTBTokenizer, protocol_fields, tokenized_signature
+from meteor_metric.integrations.ptb_tokenizer import ptb_tokenize
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLD = ROOT / "tests" / "data" / "coco"
@@ -93,7 +93,7 @@ def test_tokenize_ptb_in_cli_and_evaluate(tmp_path, capsys, lines):
     import evaluate
 
     import meteor_metric
-    from meteor_metric.cli import main
+    from meteor_metric.cli.main import main
 
     hyps, refs = (x[:20] for x in gen.meteor_sets()["thumb-mscoco"])
     expected = Meteor().compute_score({i: [ptb_tokenize(x) for x in r] for i, r in enumerate(refs)},

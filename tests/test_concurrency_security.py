@@ -16,9 +16,9 @@ import pytest
 
 import meteor_metric
 from meteor_metric import Meteor
-from meteor_metric.corpus_io import read_lines
-from meteor_metric.nltk_profile import NltkMeteor
-from meteor_metric.paraphrase import ParaphraseTableNotFound
+from meteor_metric.core.corpus_io import read_lines
+from meteor_metric.profiles.nltk_profile import NltkMeteor
+from meteor_metric.meteor15.paraphrase import ParaphraseTableNotFound
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"

@@ -12,7 +12,7 @@ import pytest
 
 from conformance import JAVA15, SHARED, read_jsonl, scorer_for
 from meteor_metric import MeteorStats
-from meteor_metric.paraphrase import ParaphraseTableNotFound
+from meteor_metric.meteor15.paraphrase import ParaphraseTableNotFound
 
 TOLERANCE = 1e-12  # the jar's Math.pow is not correctly rounded (1 ulp on 13 of 26,628 rows)
 

@@ -5,11 +5,11 @@ import doctest
 import pytest
 
 import meteor_metric
-import meteor_metric.evaluate_metric
-import meteor_metric.meteor
+import meteor_metric.integrations.evaluate_metric
+import meteor_metric.meteor15.meteor
 
 
-@pytest.mark.parametrize("module", [meteor_metric, meteor_metric.meteor, meteor_metric.evaluate_metric],
+@pytest.mark.parametrize("module", [meteor_metric, meteor_metric.meteor15.meteor, meteor_metric.integrations.evaluate_metric],
                          ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     try:

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 import meteor_metric
-from meteor_metric.corpus_io import read_lines
+from meteor_metric.core.corpus_io import read_lines
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"

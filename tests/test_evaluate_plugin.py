@@ -17,8 +17,9 @@ import evaluate
 import pytest
 
 import meteor_metric
-from meteor_metric.paraphrase import default_cache_dir
-from meteor_metric.corpus_io import read_lines
+import meteor_metric.meteor15.paraphrase
+from meteor_metric.meteor15.paraphrase import default_cache_dir
+from meteor_metric.core.corpus_io import read_lines
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
@@ -114,7 +115,7 @@ def test_empty_corpus_is_an_error(metric):
 
 DISTRIBUTED = textwrap.dedent("""
     import json, sys, evaluate, meteor_metric
-    from meteor_metric.corpus_io import read_lines
+    from meteor_metric.core.corpus_io import read_lines
     rank, cache, profile = int(sys.argv[1]), sys.argv[2], sys.argv[3]
     hyps = read_lines(sys.argv[4]); refs = read_lines(sys.argv[5])
     metric = evaluate.load(meteor_metric.EVALUATE_MODULE, num_process=2, process_id=rank,
@@ -156,3 +157,42 @@ def test_two_process_distributed_run_equals_one_process(tmp_path, profile):
                                          return_segment_scores=True)
     if profile == "meteor-1.5":
         assert_jar(distributed, JAR["one_ref"])
+
+
+def test_an_unknown_config_name_fails_at_load(tmp_path):
+    with pytest.raises(ValueError, match="unknown config name 'foo'.*meteor-1.5, nltk, original"):
+        evaluate.load(meteor_metric.EVALUATE_MODULE, "foo", cache_dir=str(tmp_path))
+
+
+def test_a_missing_resource_fails_at_load_with_the_library_message(tmp_path, monkeypatch):
+    monkeypatch.delenv("METEOR_METRIC_PARAPHRASE_DIR", raising=False)
+    with pytest.raises(meteor_metric.meteor15.paraphrase.ParaphraseTableNotFound) as err:
+        evaluate.load(meteor_metric.EVALUATE_MODULE, language="de", cache_dir=str(tmp_path))
+    with pytest.raises(meteor_metric.meteor15.paraphrase.ParaphraseTableNotFound) as direct:
+        meteor_metric.get_scorer("meteor-1.5", "de")
+    assert str(err.value) == str(direct.value)
+    assert "choose modules without 'paraphrase'" in str(err.value)
+
+
+def test_resources_are_prepared_at_load(tmp_path, monkeypatch):
+    """After evaluate.load, compute() needs no paraphrase table load: the scorer was made at load."""
+    metric = evaluate.load(meteor_metric.EVALUATE_MODULE, cache_dir=str(tmp_path))
+
+    def no_more_loading(*args, **kwargs):
+        raise AssertionError("compute() loaded a paraphrase table")
+
+    monkeypatch.setattr(meteor_metric.meteor15.paraphrase.ParaphraseTable, "load", no_more_loading)
+    result = metric.compute(predictions=HYPS, references=REF1)
+    assert abs(result["meteor"] - JAR["one_ref"]["final_score"]) <= TOLERANCE
+
+
+def test_load_time_options_are_the_compute_defaults(tmp_path):
+    """Options given to evaluate.load are compute()'s defaults: the same numbers as passing them to compute()."""
+    at_load = evaluate.load(meteor_metric.EVALUATE_MODULE, modules=["exact", "stem"], cache_dir=str(tmp_path))
+    by_load = at_load.compute(predictions=HYPS, references=REF1)
+    by_compute = evaluate.load(meteor_metric.EVALUATE_MODULE, cache_dir=str(tmp_path / "b")).compute(
+        predictions=HYPS, references=REF1, modules=["exact", "stem"])
+    assert by_load == by_compute
+    assert "|mods:ex_st|" in by_load["signature"]
+    with pytest.raises(TypeError, match="unexpected argument.*langauge"):
+        at_load.compute(predictions=HYPS, references=REF1, langauge="de")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from meteor_metric import Meteor, MeteorParams
-from meteor_metric.normalize_ext import cjk_char_tokens, normalize_ext
-from meteor_metric.omw import OmwDataNotFound, omw_synsets
+from meteor_metric.meteor15.normalize_ext import cjk_char_tokens, normalize_ext
+from meteor_metric.meteor15.omw import OmwDataNotFound, omw_synsets
 
 
 @pytest.mark.parametrize("line,expected", [
@@ -84,7 +84,7 @@ def test_omw_synonyms(omw_data):
 
 def test_omw_missing_data_says_how_to_get_it(tmp_path, monkeypatch):
     monkeypatch.setenv("NLTK_DATA", str(tmp_path))
-    monkeypatch.setattr("meteor_metric.omw._nltk_data_dirs", lambda: [tmp_path])
+    monkeypatch.setattr("meteor_metric.meteor15.omw._nltk_data_dirs", lambda: [tmp_path])
     omw_synsets.cache_clear()
     with pytest.raises(OmwDataNotFound, match="nltk.downloader .* omw-1.4"):
         Meteor("it", modules="exact stem synonym", normalization="lc_only", synonyms="omw")

@@ -24,8 +24,8 @@ import pytest
 import meteor_metric
 from conformance import DATA
 from meteor_metric import get_scorer
-from meteor_metric.cli import main
-from meteor_metric.nltk_punkt import MODEL, punkt_parameters, word_tokenize_punkt
+from meteor_metric.cli.main import main
+from meteor_metric.profiles.nltk_punkt import MODEL, punkt_parameters, word_tokenize_punkt
 from meteor_metric.resources import resource_path
 
 GOLDEN = DATA / "nltk" / "hf_meteor_golden.jsonl.gz"
@@ -55,7 +55,7 @@ NLTK_LOADER = """
 import gzip, json, os, sys
 from pathlib import Path
 import nltk
-from meteor_metric.nltk_punkt import MODEL, punkt_parameters
+from meteor_metric.profiles.nltk_punkt import MODEL, punkt_parameters
 from meteor_metric.resources import resource_path
 data = Path(sys.argv[1]); folder = data / "tokenizers" / "punkt_tab" / "english"
 folder.mkdir(parents=True)
@@ -126,7 +126,7 @@ def test_plugin_takes_hfs_alpha_beta_gamma(metric, source):
 
 @pytest.mark.parametrize("profile, names", [("meteor-1.5", "params_file"), ("original", "profile='nltk'")])
 def test_other_profiles_name_the_right_argument(metric, profile, names):
-    with pytest.raises(ValueError, match=f"alpha applies to the nltk profile.*{names}"):
+    with pytest.raises(ValueError, match=f"alpha=0.8 is an option of the nltk profile.*{names}"):
         metric.compute(predictions=["a"], references=["a"], profile=profile, alpha=0.8)
     with pytest.raises(TypeError, match="beta must be a number"):
         metric.compute(predictions=["a"], references=["a"], profile="nltk", beta="3")
@@ -143,5 +143,7 @@ def test_cli_params_and_tokenizer(tmp_path, capsys):
                      "--json"]) == 0
         assert json.loads(capsys.readouterr().out)["segment_scores"] == [r["hf"][k] for r in rows]
     assert main(["score", "--hyp", str(hyp), "--ref", str(ref), "--profile", "nltk", "--json",
-                 "--nltk-tokenizer", "word_tokenize_line"]) == 0
+                 "--normalization", "word_tokenize_line"]) == 0
     assert "|tok:word_tokenize_line|" in json.loads(capsys.readouterr().out)["signature"]
+    assert main(["score", "--hyp", str(hyp), "--ref", str(ref), "--profile", "nltk", "--params", "0.9,3"]) == 2
+    assert "--params for --profile nltk is alpha,beta,gamma (3 numbers" in capsys.readouterr().err

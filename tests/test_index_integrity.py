@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from meteor_metric import Meteor
-from meteor_metric import paraphrase as pp
-from meteor_metric.paraphrase import ParaphraseTableNotFound, find_paraphrase_table
-from meteor_metric.paraphrase_index import read_header
+from meteor_metric.meteor15 import paraphrase as pp
+from meteor_metric.meteor15.paraphrase import ParaphraseTableNotFound, find_paraphrase_table
+from meteor_metric.meteor15.paraphrase_index import read_header
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"

@@ -16,8 +16,8 @@ import pytest
 
 import meteor_metric
 from conformance import JAVA15, read_jsonl
-from meteor_metric.cli import main
-from meteor_metric.nltk_profile import NltkMeteor
+from meteor_metric.cli.main import main
+from meteor_metric.profiles.nltk_profile import NltkMeteor
 
 TOLERANCE = 1e-12
 EDGE = {r["id"]: r for r in read_jsonl(JAVA15 / "edge_cases.jsonl.gz")}

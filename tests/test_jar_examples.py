@@ -20,7 +20,7 @@ TOLERANCE = 1e-12
 sys.path.insert(0, str(REPO / "benchmarks"))
 import jar as jarlib  # noqa: E402  (benchmarks/jar.py)
 
-from meteor_metric.paraphrase import ParaphraseTableNotFound  # noqa: E402
+from meteor_metric.meteor15.paraphrase import ParaphraseTableNotFound  # noqa: E402
 
 GOLDEN = json.loads((EXAMPLES / "jar-scores.json").read_text(encoding="utf-8"))
 REF_SETS = {"one_ref": ["ref.txt"], "two_refs": ["ref.txt", "ref2.txt"]}

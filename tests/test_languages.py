@@ -20,7 +20,7 @@ import pytest
 
 from conformance import JAVA15, jar_args_to_params, read_jsonl
 from meteor_metric import Meteor, MeteorParams, MeteorStats
-from meteor_metric.normalize import java_lower, normalize_line, tokenize
+from meteor_metric.meteor15.normalize import java_lower, normalize_line, tokenize
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import jar as jarlib  # noqa: E402  (benchmarks/jar.py: runs the jar, standard library only)

@@ -1,4 +1,4 @@
-"""Corpus METEOR map-reduce style (meteor_metric.mapreduce): segment statistics are serializable and additive.
+"""Corpus METEOR map-reduce style (meteor_metric.analysis.mapreduce): segment statistics are serializable and additive.
 
 On Apache Spark (pyspark, local mode) the corpus score equals the single-process score, which the
 jar's score of the example files (examples/jar-scores.json) pins down.
@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from meteor_metric import MeteorStats
-from meteor_metric.corpus_io import read_lines
-from meteor_metric.mapreduce import add_vectors, contribution_vectors, corpus_score_of
-from meteor_metric.stats import StatsTotal
+from meteor_metric.core.corpus_io import read_lines
+from meteor_metric.analysis.mapreduce import add_vectors, contribution_vectors, corpus_score_of
+from meteor_metric.core.stats import StatsTotal
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 JAR = json.loads((EXAMPLES / "jar-scores.json").read_text(encoding="utf-8"))

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from meteor_metric import Meteor
-from meteor_metric.paraphrase import ParaphraseTableNotFound
+from meteor_metric.meteor15.paraphrase import ParaphraseTableNotFound
 
 REPO = Path(__file__).resolve().parents[1]
 CARD = REPO / "metric_card.md"

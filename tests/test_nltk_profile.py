@@ -22,11 +22,11 @@ import numpy as np
 import pytest
 from nltk.tokenize import word_tokenize
 
-import meteor_metric.nltk_profile
+import meteor_metric.profiles.nltk_profile
 from conformance import DATA, SHARED, read_jsonl
 from meteor_metric import MeteorStats, __version__
-from meteor_metric.nltk_profile import NltkMeteor
-from meteor_metric.nltk_wordnet import NltkWordNet, NltkWordNetError
+from meteor_metric.profiles.nltk_profile import NltkMeteor
+from meteor_metric.meteor15.nltk_wordnet import NltkWordNet, NltkWordNetError
 
 NLTK_DATA = DATA / "nltk"
 SAMPLES = ["edge_cases.jsonl.gz", "tedtalks_zh-en.sample.jsonl.gz", "flickr8k_cf.sample.jsonl.gz"]
@@ -187,7 +187,7 @@ def test_runs_without_nltk_data(tmp_path):
     (tmp_path / "home").mkdir()
     code = (
         "import nltk\n"
-        "from meteor_metric.nltk_profile import NltkMeteor\n"
+        "from meteor_metric.profiles.nltk_profile import NltkMeteor\n"
         "try:\n"
         "    nltk.data.find('corpora/wordnet')\n"
         "    raise SystemExit('wordnet found')\n"
@@ -196,7 +196,7 @@ def test_runs_without_nltk_data(tmp_path):
         "r = NltkMeteor().sentence_score('The car is quick.', 'An auto is fast.')\n"
         "print(r.score, sorted(a.module for a in r.alignment))\n")
     env = {**os.environ, "NLTK_DATA": str(tmp_path / "data"), "HOME": str(tmp_path / "home")}
-    root = Path(meteor_metric.nltk_profile.__file__).parents[1]
+    root = Path(meteor_metric.profiles.nltk_profile.__file__).parents[2]
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 0, out.stderr
@@ -206,7 +206,7 @@ def test_runs_without_nltk_data(tmp_path):
 
 
 def test_docstring_examples():
-    result = doctest.testmod(meteor_metric.nltk_profile, raise_on_error=False)
+    result = doctest.testmod(meteor_metric.profiles.nltk_profile, raise_on_error=False)
     assert result.attempted > 0 and result.failed == 0
 
 

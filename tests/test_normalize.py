@@ -1,4 +1,4 @@
-"""meteor_metric.normalize against the Java METEOR 1.5 jar.
+"""meteor_metric.meteor15.normalize against the Java METEOR 1.5 jar.
 
 Golden rows: every java15 conformance row in ../shared/conformance (when present) and a packaged subset
 (tests/data/normalize_golden.jsonl.gz: all edge cases, 398 TED rows, 100 Flickr rows). Expected
@@ -15,8 +15,8 @@ from typing import Iterator, List, Tuple
 
 import pytest
 
-from meteor_metric.normalize import (
-    SUPPORTED_NORM_LANGUAGES,
+from meteor_metric.core.languages import SUPPORTED_LANGUAGES as SUPPORTED_NORM_LANGUAGES
+from meteor_metric.meteor15.normalize import (
     java_lower,
     java_trim,
     load_function_words,

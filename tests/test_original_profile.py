@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from nltk.stem.porter import PorterStemmer
 
-import meteor_metric.original
+import meteor_metric.profiles.original
 from meteor_metric import __version__
-from meteor_metric.original import OriginalMeteor, sum_stats
-from meteor_metric.original_align import SearchBudgetExceeded, align_stage
-from meteor_metric.stats import MeteorStats
-from meteor_metric.synonyms import SynonymTable
+from meteor_metric.profiles.original import OriginalMeteor, sum_stats
+from meteor_metric.profiles.original_align import SearchBudgetExceeded, align_stage
+from meteor_metric.core.stats import MeteorStats
+from meteor_metric.meteor15.synonyms import SynonymTable
 
 # repeats, Porter pairs (cat/cats, sits/sitting) and a non-transitive synonym chain (large~big~bad)
 VOCAB = ["the", "the", "a", ",", "cat", "cats", "car", "cars", "auto", "big", "large", "bad",
@@ -215,7 +215,7 @@ def test_repeated_words_terminate_with_the_optimum(scorer, hyp, ref, chunks):
 # -- signature and errors --------------------------------------------------------------------------
 
 def test_docstring_example():
-    result = doctest.testmod(meteor_metric.original)
+    result = doctest.testmod(meteor_metric.profiles.original)
     assert result.attempted > 0 and result.failed == 0
 
 

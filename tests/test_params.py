@@ -62,3 +62,12 @@ def test_invalid_configurations(kwargs, message):
 def test_unknown_jar_option():
     with pytest.raises(ValueError, match="unsupported jar option"):
         MeteorParams.from_jar_args(["-l", "en", "-q"])
+
+
+def test_an_appended_extension_module_needs_a_weight():
+    """The jar's weights are positional (a fifth module would get 0 and count for nothing): say so."""
+    with pytest.raises(ValueError, match=r"lemma have no weight.*--weights"):
+        resolve_params("en", modules=["exact", "stem", "synonym", "paraphrase", "lemma"])
+    given = resolve_params("en", modules=["exact", "stem", "synonym", "paraphrase", "lemma"],
+                           weights=[1, 0.6, 0.8, 0.6, 0.6])
+    assert given.weights == (1.0, 0.6, 0.8, 0.6, 0.6)

@@ -25,10 +25,10 @@ from pathlib import Path
 
 import pytest
 
-from meteor_metric import paraphrase as pp
-from meteor_metric import paraphrase_build
-from meteor_metric.paraphrase import ParaphraseTable, ParaphraseTableNotFound, find_paraphrase_table
-from meteor_metric.paraphrase_index import read_header
+from meteor_metric.meteor15 import paraphrase as pp
+from meteor_metric.meteor15 import paraphrase_build
+from meteor_metric.meteor15.paraphrase import ParaphraseTable, ParaphraseTableNotFound, find_paraphrase_table
+from meteor_metric.meteor15.paraphrase_index import read_header
 
 DATA = Path(__file__).parent / "data"
 MINI = DATA / "paraphrase-mini.gz"
@@ -422,7 +422,7 @@ def test_find_rejects_odd_language(language):
 
 
 def test_finding_and_loading_import_nothing_heavy(mini):
-    code = (f"import sys; from meteor_metric.paraphrase import ParaphraseTable, find_paraphrase_table\n"
+    code = (f"import sys; from meteor_metric.meteor15.paraphrase import ParaphraseTable, find_paraphrase_table\n"
             f"try: find_paraphrase_table('en')\nexcept FileNotFoundError: pass\n"
             f"ParaphraseTable.load({str(MINI)!r}, {str(mini.index_path.parent)!r})\n"
             f"print(sorted(m for m in ('pycocoevalcap', 'numpy') if m in sys.modules))")

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from meteor_metric import MeteorStats
-from meteor_metric.nltk_profile import NltkMeteor
-from meteor_metric.normalize import normalize_line, tokenize
+from meteor_metric.profiles.nltk_profile import NltkMeteor
+from meteor_metric.meteor15.normalize import normalize_line, tokenize
 
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 # any code point (surrogates excluded by st.text), plus the characters the normalizer treats specially

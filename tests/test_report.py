@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from meteor_metric import get_scorer
-from meteor_metric.cli import main
-from meteor_metric.report import build_report, render_html, render_markdown
+from meteor_metric.cli.main import main
+from meteor_metric.analysis.report import build_report, render_html, render_markdown
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
@@ -135,7 +135,7 @@ def test_report_in_chromium(files):
             assert page.locator("#systems tbody tr").count() == 3
             first = page.locator("#systems tbody tr").first.locator("td")
             assert first.nth(0).inner_text() == "fb"
-            assert first.nth(1).inner_text() == repr(JAR["one_ref"]["final_score"])
+            assert first.nth(1).inner_text() == f"{JAR['one_ref']['final_score']:.4f}"  # 4 digits, like the other columns
             shuffled_p = page.locator("#systems tbody tr").nth(1).locator("td.sig")
             assert shuffled_p.count() == 2 and shuffled_p.first.inner_text() == "0.0020 *"
             for test in ("paired-bs", "paired-ar"):

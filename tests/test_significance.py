@@ -17,8 +17,8 @@ import pytest
 
 from conformance import JAVA15, read_jsonl, scorer_for
 from meteor_metric import Meteor, MeteorStats, SegmentResult, get_scorer
-from meteor_metric.cli import main
-from meteor_metric.significance import (paired_approximate_randomization, paired_bootstrap, sample_model)
+from meteor_metric.cli.main import main
+from meteor_metric.analysis.significance import (paired_approximate_randomization, paired_bootstrap, sample_model)
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 JAR = json.loads((EXAMPLES / "jar-scores.json").read_text(encoding="utf-8"))
@@ -319,8 +319,8 @@ def test_compare_command_text_and_json(tmp_path, capsys):
     assert main(["compare", "--hyp", base, "--hyp", worse, *refs, "--test", "both", "--samples", "300"]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
-    assert lines[0].split() == ["system", "METEOR", "95%", "CI", "p", "(paired-bs)", "p", "(paired-ar)"]
-    assert lines[1].split()[:2] == ["hyp", str(JAR["two_refs"]["final_score"])]
+    assert lines[0].split() == ["system", "METEOR", "delta", "95%", "CI", "p", "(paired-bs)", "p", "(paired-ar)"]
+    assert lines[1].split()[:3] == ["hyp", f"{JAR['two_refs']['final_score']:.4f}", "-"]
     assert lines[1].split()[-2:] == ["baseline", "baseline"]
     assert lines[2].split()[0] == "worse" and lines[2].split()[-4:] == ["0.0033", "*", "0.0033", "*"]
     assert "|test:paired-bs|n:300|seed:12345" in out and "|test:paired-ar|n:300|seed:12345|ci:bs-1000" in out

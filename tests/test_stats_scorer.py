@@ -7,8 +7,8 @@ import pytest
 
 from conformance import JAVA15, read_jsonl
 from meteor_metric import MeteorStats
-from meteor_metric.javafmt import java_div, java_double_str, java_string_hash
-from meteor_metric.scorer import compute_metrics
+from meteor_metric.core.javafmt import java_div, java_double_str, java_string_hash
+from meteor_metric.meteor15.formula import compute_metrics
 
 ROWS = list(read_jsonl(JAVA15 / "edge_cases.jsonl.gz")) + list(read_jsonl(JAVA15 / "tedtalks_zh-en.sample.jsonl.gz"))
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from meteor_metric.stemmers import LANGUAGES, UNVERIFIED_LANGUAGES, get_stemmer
+from meteor_metric.meteor15.stemmers import LANGUAGES, UNVERIFIED_LANGUAGES, get_stemmer
 
 DATA = Path(__file__).parent / "data"
 ORACLE = Path(__file__).resolve().parents[1] / "scripts" / "stemmer_oracle" / "oracle.py"
@@ -41,7 +41,7 @@ def test_golden_stems(language):
 def test_arabic_lookup_table():
     """The jar's LookupTableStemmer: equal stem hashes (what the stem matcher compares) for every word
     of a jar sample (table words, words not in the table, words whose hash collides with another's)."""
-    from meteor_metric.javafmt import java_string_hash
+    from meteor_metric.core.javafmt import java_string_hash
 
     stem = get_stemmer("arabic-buckwalter-reduced")
     expected = golden("arabic-buckwalter-reduced")
@@ -101,7 +101,7 @@ def test_shared_snowballstemmer_untouched():
 
 def test_threads_agree():
     """One stemmer object used from several threads at once (uncached calls) stays exact."""
-    from meteor_metric.stemmers import _StemCache
+    from meteor_metric.meteor15.stemmers import _StemCache
 
     expected = golden("german")
     words = sorted(expected)[:3000]

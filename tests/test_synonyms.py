@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from meteor_metric import synonyms
+from meteor_metric.meteor15 import synonyms
 from meteor_metric.resources import resource_path
-from meteor_metric.synonyms import SynonymTable, SynonymTableError
+from meteor_metric.meteor15.synonyms import SynonymTable, SynonymTableError
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "data" / "synonyms_golden.jsonl"

@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from meteor_metric.corpus_io import read_lines
-from meteor_metric.training import make_compute_metrics, score_dataset, score_texts
+from meteor_metric.core.corpus_io import read_lines
+from meteor_metric.integrations.training import make_compute_metrics, score_dataset, score_texts
 
 transformers = pytest.importorskip("transformers")
 tokenizers = pytest.importorskip("tokenizers")

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from meteor_metric import Meteor, get_scorer
-from meteor_metric.cli import main
-from meteor_metric.correlation import kendall
-from meteor_metric.presets import SHIPPED_TASKS, PresetError, load_preset, load_shipped, preset_dict
-from meteor_metric.stats import MeteorStats
-from meteor_metric.tuning import Config, TuningWarning, fit, make_set, nelder_mead, tune
-from meteor_metric.vectorized import StatsTable, collect_stats, corpus_scores, segment_scores
+from meteor_metric.cli.main import main
+from meteor_metric.analysis.correlation import kendall
+from meteor_metric.meteor15.presets import SHIPPED_TASKS, PresetError, load_preset, load_shipped, preset_dict
+from meteor_metric.core.stats import MeteorStats
+from meteor_metric.analysis.tuning import Config, TuningWarning, fit, make_set, nelder_mead, tune
+from meteor_metric.analysis.vectorized import StatsTable, collect_stats, corpus_scores, segment_scores
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from meteor_metric import Meteor
-from meteor_metric.nltk_wordnet import POS_ORDER, NltkWordNet
-from meteor_metric.scorer import count_crossings
-from meteor_metric.stemmers import get_stemmer
-from meteor_metric.wn_similarity import SimilarityIndex, max_distance
+from meteor_metric.meteor15.nltk_wordnet import POS_ORDER, NltkWordNet
+from meteor_metric.meteor15.statistics import count_crossings
+from meteor_metric.meteor15.stemmers import get_stemmer
+from meteor_metric.meteor15.wn_similarity import SimilarityIndex, max_distance
 
 GOLDEN = json.loads((Path(__file__).parent / "data" / "wordnet_ext_golden.json").read_text())
 
@@ -146,7 +146,7 @@ def test_against_nltk_itself():
 # -- the CLI and the evaluate wrapper -----------------------------------------------------------
 
 def test_cli_fragmentation_and_modules(tmp_path, capsys):
-    from meteor_metric.cli import main
+    from meteor_metric.cli.main import main
 
     hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
     hyp.write_text("a b c d\nthe mice ran\n")
@@ -162,7 +162,7 @@ def test_cli_fragmentation_and_modules(tmp_path, capsys):
 
 
 def test_get_scorer_passes_extensions():
-    from meteor_metric.profiles import get_scorer
+    from meteor_metric.profiles.registry import get_scorer
 
     scorer = get_scorer("meteor-1.5", modules=["exact"], fragmentation="crossings")
     assert scorer.sentence_score("a b c d", "d c b a").score == 1.0 - scorer.params.gamma

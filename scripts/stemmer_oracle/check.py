@@ -5,7 +5,7 @@
 Builds the vocabulary (vocab.py; every word also Capitalised, lower and UPPER), stems it with
 the jar (once with one shared stemmer and once with a fresh stemmer per word, which must agree),
 and counts differences for each candidate backend: snowballstemmer 2.2.0 as shipped and
-meteor_metric.stemmers. The jar's stems are cached in ``--cache``. With ``--golden N`` it writes
+meteor_metric.meteor15.stemmers. The jar's stems are cached in ``--cache``. With ``--golden N`` it writes
 tests/data/stems_<language>.tsv.gz, N rows: up to N/2 words on which a backend differs from the jar,
 N/10 synthetic words (synthetic(): real words given table endings, astral characters), the rest
 real words (with case variants); all chosen at random with a fixed seed.
@@ -32,8 +32,8 @@ import vocab  # noqa: E402
 
 
 def _load_stemmers():
-    """meteor_metric/stemmers.py by path (independent of the rest of the package)."""
-    path = HERE.parents[1] / "meteor_metric" / "stemmers.py"
+    """meteor_metric/meteor15/stemmers.py by path (independent of the rest of the package)."""
+    path = HERE.parents[1] / "meteor_metric" / "meteor15" / "stemmers.py"
     spec = importlib.util.spec_from_file_location("_meteor_stemmers", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -1,0 +1,1 @@
+"""Analysis on top of any scorer: significance, tuning, correlation, map-reduce, reports, comparisons."""

@@ -1,0 +1,1 @@
+"""The ``meteor-metric`` command line (entry point ``meteor_metric.cli.main:main``)."""

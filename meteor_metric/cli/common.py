@@ -1,0 +1,303 @@
+"""What the CLI's commands share: errors and exit codes, flag types, the scorer and input flags,
+the corpus input (checked, then streamed) and scoring in one or several processes."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import multiprocessing
+import os
+import shutil
+import sys
+import tempfile
+from collections import deque
+from typing import Iterable, Iterator, Optional
+
+from ..core.corpus_io import FORMATS, CorpusFormatError, LineCountError, iter_lines, iter_pairs, line_count_hints
+from ..meteor15.meteor import BATCH_SIZE, MAX_SEGMENT_TOKENS, SegmentResult
+from ..meteor15.params import LANGUAGE_NAMES, TASKS, normalization_mode
+from ..profiles.original import DEFAULT_SEARCH_BUDGET
+from ..profiles.registry import DEFAULT_PROFILE, PROFILE_NORMALIZATIONS, PROFILES, SCORER_OPTIONS, Scorer, ScorerSpec
+from ..profiles.registry import scorer_spec as profile_scorer_spec
+
+EXIT_OK = 0
+EXIT_ERROR = 1  # a resource could not be loaded or another runtime failure
+EXIT_USAGE = 2  # bad flags or bad input files
+
+INPUT_HELP = """\
+input: --hyp FILE (or - for standard input) and one --ref FILE per reference set, line-aligned;
+  or one JSONL/TSV file that holds both (--input-format, guessed from the file name):
+    text   one segment per line; lines end at \\n, \\r or \\r\\n (as Java reads them)
+    jsonl  {"hypothesis": "...", "references": ["...", "..."]} per line (or a JSON string per
+           line, with references from --ref files holding a string or a list per line)
+    tsv    hypothesis<TAB>reference[<TAB>reference ...] per line
+  Files are UTF-8; a byte-order mark at the start is dropped.
+"""
+EXIT_HELP = """\
+exit status: 0 success; 1 runtime failure (e.g. a resource could not be loaded);
+2 bad usage or bad input (the message on stderr names the file and line).
+"""
+class InputError(Exception):
+    """A problem with the user's files or flags; reported without a traceback."""
+
+
+def csv_list(value: str) -> list[str]:
+    items = [v.strip() for v in value.split(",")]
+    if not all(items):
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list, got {value!r}")
+    return items
+
+
+def float_list(value: str) -> list[float]:
+    try:
+        return [float(v) for v in csv_list(value)]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {value!r}") from None
+
+
+def _whole_number(value: str, low: int, high: Optional[int], expected: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        n = low - 1
+    if n < low or (high is not None and n > high):
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {value!r}")
+    return n
+
+
+def positive(value: str) -> int:
+    """A flag value >= 1."""
+    return _whole_number(value, 1, None, "a whole number >= 1")
+
+
+def digits(value: str) -> int:
+    """A number of digits after the point (``--width``)."""
+    return _whole_number(value, 0, 17, "a number of digits from 0 to 17")
+
+
+def seed(value: str) -> int:
+    """A random seed >= 0."""
+    return _whole_number(value, 0, None, "a whole number >= 0")
+
+
+def add_input_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--hyp", required=True, metavar="FILE", help="hypotheses (- for standard input)")
+    p.add_argument("--ref", action="append", default=[], metavar="FILE",
+                   help="references, line-aligned with --hyp; repeat for several reference sets")
+    p.add_argument("--input-format", choices=("auto",) + FORMATS, default="auto",
+                   help="text, jsonl or tsv (default: from the --hyp file name, else text)")
+
+
+def add_config_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--profile", choices=PROFILES, default=DEFAULT_PROFILE,
+                   help="meteor-1.5 (default, the jar), nltk (NLTK / HF evaluate 'meteor'), "
+                        "original (Banerjee & Lavie 2005); the flags below are for meteor-1.5")
+    p.add_argument("--lang", metavar="LANG",
+                   help=f"language (-l): {', '.join(sorted(LANGUAGE_NAMES))} (default en)")
+    p.add_argument("--task", choices=[t for t in TASKS if t != "custom"],
+                   help="task preset (-t); default rank for en cz fr es de ru, li otherwise")
+    norm = p.add_mutually_exclusive_group()
+    norm.add_argument("--norm", dest="norm", action="store_true", default=None,
+                      help="tokenize and lowercase like the jar's -norm (default)")
+    norm.add_argument("--no-norm", dest="norm", action="store_false", help="no tokenization")
+    p.add_argument("--lower", action="store_true", help="lowercase only (-lower; with --no-norm)")
+    p.add_argument("--no-punct", action="store_true", help="drop punctuation (-noPunct; needs --norm)")
+    p.add_argument("--normalization", choices=sorted({m for modes in PROFILE_NORMALIZATIONS.values() for m in modes}),
+                   metavar="MODE", help="any normalization by name instead of the jar-style flags above: "
+                   + "; ".join(f"{profile}: {', '.join(modes)}" for profile, modes in PROFILE_NORMALIZATIONS.items())
+                   + " (norm_ext, norm_ext_nopunct, cjk_char: extensions for languages the jar cannot -norm)")
+    p.add_argument("--synonyms", metavar="SOURCE",
+                   help="omw or omw:<iso-639-3>: Open Multilingual Wordnet synonyms for other languages (extension)")
+    p.add_argument("--modules", type=csv_list, metavar="LIST", help="matchers (-m), e.g. exact,stem,synonym,paraphrase")
+    p.add_argument("--weights", type=float_list, metavar="LIST", help="one weight per module (-w)")
+    p.add_argument("--params", type=float_list, metavar="A,B,G,D",
+                   help="alpha,beta,gamma,delta (-p); makes the task custom; --profile nltk: alpha,beta,gamma "
+                        "(HF meteor's, default 0.9,3,0.5)")
+    p.add_argument("--beam", type=int, metavar="N", help="beam size (-x, default 40)")
+    p.add_argument("--char", action="store_true", help="character-based lengths (-ch)")
+    p.add_argument("--function-words", metavar="FILE", help="function-word list (-s)")
+    p.add_argument("--paraphrase-table", metavar="FILE",
+                   help="paraphrase table in METEOR's format (-a); default: found automatically")
+    p.add_argument("--max-tokens", type=int, metavar="N",
+                   help=f"longest segment in tokens (default {MAX_SEGMENT_TOKENS:,}; 0: no limit); alignment time "
+                        "grows with the square of the length")
+    p.add_argument("--params-file", metavar="FILE", help="a preset file from 'meteor-metric tune'")
+    p.add_argument("--fragmentation", choices=("chunks", "crossings"),
+                   help="order penalty from chunks (default, METEOR) or crossing match pairs (extension)")
+    p.add_argument("--similarity-threshold", type=float, metavar="X",
+                   help="least WordNet path similarity of the wn_similarity module (default 0.85)")
+    p.add_argument("--search-budget", type=positive, metavar="N",
+                   help="original profile: most states one exact alignment search may visit before the segment "
+                        f"is refused (default {DEFAULT_SEARCH_BUDGET:,})")
+
+
+# -- configuration -----------------------------------------------------------------------------
+
+def scorer_spec(args) -> ScorerSpec:
+    """The scorer the flags describe (checked by the profile's :func:`~meteor_metric.profiles.scorer_spec`;
+    sent to worker processes)."""
+    jar_style = args.norm is False or args.lower or args.no_punct
+    if args.normalization is not None and jar_style:
+        raise InputError("--normalization replaces --no-norm, --lower and --no-punct: give one or the other")
+    if args.no_punct and args.norm is False:
+        raise InputError("--no-punct only works with --norm (the jar silently ignores it otherwise)")
+    if args.lower and args.norm is not False:
+        raise InputError("--lower is for use with --no-norm (--norm already lowercases)")
+    if args.max_tokens is not None and args.max_tokens < 0:
+        raise InputError(f"--max-tokens must be 0 (no limit) or more, got {args.max_tokens}")
+    nltk_params = args.profile == "nltk" and args.params is not None
+    if nltk_params and len(args.params) != 3:
+        raise InputError(f"--params for --profile nltk is alpha,beta,gamma (3 numbers, as HF's meteor), "
+                         f"got {len(args.params)}: {','.join(map(repr, args.params))}")
+    options = {"language": args.lang, "task": args.task, "modules": args.modules, "weights": args.weights,
+               "parameters": None if nltk_params else args.params, "char_based": args.char or None, "beam_size": args.beam,
+               "function_words": args.function_words, "paraphrase_table": args.paraphrase_table,
+               "synonyms": args.synonyms, "params_file": args.params_file, "fragmentation": args.fragmentation,
+               "similarity_threshold": args.similarity_threshold, "search_budget": args.search_budget,
+               "max_segment_tokens": None if args.max_tokens is None else args.max_tokens or False,
+               "normalization": normalization_mode(args.norm is not False, args.lower, args.no_punct)
+               if jar_style else args.normalization}
+    if nltk_params:
+        options.update(zip(SCORER_OPTIONS["nltk"], args.params))  # alpha, beta, gamma
+    given = {k: v for k, v in options.items() if v is not None}
+    if given.get("max_segment_tokens") is False:
+        given["max_segment_tokens"] = None  # --max-tokens 0: no limit
+    try:
+        return profile_scorer_spec(args.profile, **given)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+
+
+def configured_scorer(args) -> tuple[ScorerSpec, Scorer]:
+    """The flags' scorer spec and its shared scorer."""
+    spec = scorer_spec(args)
+    try:
+        return spec, spec.build()
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+
+
+# -- input ---------------------------------------------------------------------------------------
+
+def _sniff(path: str, has_refs: bool) -> str:
+    """The format of a file whose name does not say: JSONL if its first line is a JSON object, TSV if
+    it has a tab and no --ref is given, else text."""
+    try:
+        first = next((line for line in iter_lines(path) if line.strip()), "")
+    except CorpusFormatError:
+        return "text"  # the full read reports the problem
+    if first.lstrip().startswith("{"):
+        try:
+            if isinstance(json.loads(first), dict):
+                return "jsonl"
+        except json.JSONDecodeError:
+            pass
+    return "tsv" if "\t" in first and not has_refs else "text"
+
+
+class CorpusInput:
+    """The corpus the flags name, checked in a first pass, then streamed as often as needed.
+
+    Standard input is copied to a temporary file first, so it can be read twice. With
+    ``--input-format auto`` the format comes from the file name (.jsonl, .tsv), else from the
+    first line (a JSON object: jsonl; a tab and no --ref: tsv), else text."""
+
+    def __init__(self, args, hyp: Optional[str] = None):
+        hyp = args.hyp if hyp is None else hyp
+        self.ref_paths = list(args.ref)
+        self._spool = None
+        if hyp == "-":
+            self._spool = tempfile.NamedTemporaryFile(prefix="meteor-stdin-", delete=False)
+            shutil.copyfileobj(sys.stdin.buffer, self._spool)
+            self._spool.close()
+        self.hyp_path = self._spool.name if self._spool else hyp
+        self.hyp_name = "<stdin>" if self._spool else hyp
+        self.fmt = args.input_format
+        if self.fmt == "auto":
+            name = hyp.lower()
+            self.fmt = "jsonl" if name.endswith(".jsonl") else "tsv" if name.endswith(".tsv") else \
+                _sniff(self.hyp_path, bool(self.ref_paths))
+        if self.fmt == "text" and not self.ref_paths:
+            self.close()
+            raise InputError(f"{self.hyp_name} is read as plain text, which needs at least one --ref FILE; if it "
+                             "holds the references too, say how: --input-format jsonl or --input-format tsv")
+        self.n_segments = self._check()
+
+    def _check(self) -> int:
+        """Read and parse every line once (encoding, format, line counts), so errors come before any output."""
+        try:
+            n = sum(1 for _ in self.pairs())
+        except LineCountError as exc:
+            hints = [h for path, name in [(self.hyp_path, self.hyp_name), *zip(self.ref_paths, self.ref_paths)]
+                     for h in line_count_hints(path, name)]
+            self.close()
+            raise InputError("; ".join([str(exc).replace(self.hyp_path, self.hyp_name), *hints])) from None
+        except CorpusFormatError as exc:
+            self.close()
+            raise InputError(str(exc).replace(self.hyp_path, self.hyp_name)) from None
+        if n == 0:
+            self.close()
+            raise InputError(f"{self.hyp_name} is empty: nothing to score")
+        return n
+
+    def pairs(self) -> Iterator[tuple[str, list[str]]]:
+        return iter_pairs(iter_lines(self.hyp_path), [iter_lines(p) for p in self.ref_paths], self.fmt,
+                          self.hyp_name, self.ref_paths)
+
+    def close(self) -> None:
+        if self._spool is not None and os.path.exists(self._spool.name):
+            os.unlink(self._spool.name)
+
+
+# -- scoring -------------------------------------------------------------------------------------
+
+_worker_scorer: Optional[Scorer] = None
+
+
+def _init_worker(spec: ScorerSpec) -> None:
+    global _worker_scorer
+    _worker_scorer = spec.build()
+
+
+def slim(segment: SegmentResult) -> SegmentResult:
+    """The segment without tokens and alignment (what scoring output needs, in less memory)."""
+    return dataclasses.replace(segment, alignment=(), hyp_tokens=(), ref_tokens=())
+
+
+def _score_batch(start: int, batch: list[tuple[str, list[str]]]) -> list[SegmentResult]:
+    """Scored segments, slimmed for the trip back to the parent process."""
+    return [slim(s) for s in _worker_scorer.score_pairs(batch, start + 1)]
+
+
+def _batches(pairs: Iterable[tuple[str, list[str]]], size: int) -> Iterator[list[tuple[str, list[str]]]]:
+    batch = []
+    for pair in pairs:
+        batch.append(pair)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def score_stream(spec: ScorerSpec, scorer: Scorer, pairs: Iterable[tuple[str, list[str]]], workers: int = 1,
+                 batch_size: int = 200) -> Iterator[tuple[SegmentResult, int]]:
+    """(segment result, number of references) in input order, from one or several processes (their
+    results come without tokens and alignments). One process scores ``BATCH_SIZE`` segments at a
+    time (:meth:`score_pairs`); with workers, batches of ``batch_size`` go to the pool and at most
+    ``4 * workers`` are in flight. Either way memory stays bounded."""
+    if workers == 1:
+        for b, batch in enumerate(_batches(pairs, BATCH_SIZE)):
+            yield from zip(scorer.score_pairs(batch, b * BATCH_SIZE + 1), [len(r) for _, r in batch])
+        return
+    with multiprocessing.get_context().Pool(workers, initializer=_init_worker, initargs=(spec,)) as pool:
+        pending: deque = deque()
+        for b, batch in enumerate(_batches(pairs, batch_size)):
+            pending.append((pool.apply_async(_score_batch, (b * batch_size, batch)), [len(r) for _, r in batch]))
+            if len(pending) >= 4 * workers:
+                result, n_refs = pending.popleft()
+                yield from zip(result.get(), n_refs)
+        while pending:
+            result, n_refs = pending.popleft()
+            yield from zip(result.get(), n_refs)

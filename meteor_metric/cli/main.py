@@ -1,0 +1,91 @@
+"""The ``meteor-metric`` command line: one module per command on the ``COMMANDS`` table."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import re
+import sys
+import warnings
+from typing import Optional, Sequence
+
+from ..analysis.tuning import TuningWarning
+from ..meteor15.params import resolve_params
+from ..version import __version__
+from . import align, compare, report, score, tune
+from .common import EXIT_ERROR, EXIT_HELP, EXIT_OK, EXIT_USAGE, InputError
+from .messages import cli_message
+
+#: command name -> module with ``add_parser(commands)`` and ``run(args, out)``, in help order
+COMMANDS = {"score": score, "align": align, "compare": compare, "report": report, "tune": tune}
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that suggests the closest flag or choice for a typo (Python 3.14's suggest_on_error)."""
+
+    option_names: set[str] = set()  # every flag of every command (parsers of one CLI share it)
+
+    def add_argument(self, *names, **kwargs):
+        Parser.option_names.update(n for n in names if n.startswith("--"))
+        return super().add_argument(*names, **kwargs)
+
+    def error(self, message: str):
+        unknown = re.search(r"unrecognized arguments: (\S+)", message)
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if unknown:
+            close = difflib.get_close_matches(unknown.group(1).split("=")[0], sorted(Parser.option_names), 1)
+        elif choice:
+            close = difflib.get_close_matches(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)), 1)
+        else:
+            close = []
+        super().error(message + (f" (did you mean {close[0]}?)" if close else ""))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="meteor-metric", description="METEOR 1.5, exact with the Java reference, in pure Python.",
+        epilog="Run 'meteor-metric COMMAND --help' for a command's options and examples.\n\n" + EXIT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"meteor-metric {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for module in COMMANDS.values():
+        module.add_parser(commands)
+    return parser
+
+
+def _paraphrase_free_modules(args) -> Optional[str]:
+    """The flags' modules without paraphrase, as a --modules value (for the missing-table message)."""
+    try:
+        modules = args.modules or resolve_params(args.lang or "en", args.task).modules
+    except (AttributeError, ValueError):
+        return None
+    return ",".join(m for m in modules if m != "paraphrase") or None
+
+
+def _report(kind: str, message: str, args) -> None:
+    print(f"meteor-metric: {kind}: {cli_message(message, _paraphrase_free_modules(args))}", file=sys.stderr)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", TuningWarning)
+            warnings.showwarning = lambda message, *_: _report("warning", str(message), args)
+            COMMANDS[args.command].run(args, sys.stdout)
+            sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+    except BrokenPipeError:  # the reader stopped (e.g. | head): end quietly, like other Unix filters
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except InputError as exc:
+        _report("error", str(exc), args)
+        return EXIT_USAGE
+    except (OSError, RuntimeError) as exc:
+        _report("error", str(exc), args)
+        return EXIT_ERROR
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,55 @@
+"""``meteor-metric report``: a self-contained HTML (and Markdown) comparison report."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TextIO
+
+from ..analysis.report import build_report, render_html, render_markdown
+from . import common as cli
+from .compare import add_system_args, load_systems, pick_baseline, tests_of
+
+REPORT_EPILOG = """\
+examples:
+  meteor-metric report --hyp a.txt --hyp b.txt --ref ref.txt --out report.html
+  meteor-metric report --hyp a.txt --hyp b.txt --hyp c.txt --ref ref.txt --out r.html --markdown r.md --top 10
+
+The HTML file is self-contained (inline CSS and SVG): system scores with 95% CIs, precision, recall
+and fragmentation penalty; p-values for every pair of systems; per-segment score distributions; and
+the segments where the systems disagree most, each with its alignments. --markdown writes the tables.
+"""
+
+
+def add_parser(commands) -> argparse.ArgumentParser:
+    """Register ``report``."""
+    report = commands.add_parser(
+        "report", help="write an HTML (and Markdown) comparison report",
+        description="Compare systems and write a self-contained HTML report.",
+        epilog=f"{REPORT_EPILOG}\n{cli.INPUT_HELP}\n{cli.EXIT_HELP}",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_system_args(report)
+    report.add_argument("--out", metavar="FILE", help="write the HTML report here")
+    report.add_argument("--markdown", metavar="FILE", help="write the Markdown report here")
+    report.add_argument("--top", type=cli.positive, default=5, metavar="N",
+                        help="show the N segments where the systems disagree most (default 5)")
+    cli.add_config_args(report)
+    return report
+
+
+def run(args: argparse.Namespace, out: TextIO) -> None:
+    """Run ``report`` (raises :class:`~meteor_metric.cli.common.InputError` for bad input)."""
+    if not (args.out or args.markdown):
+        raise cli.InputError("report needs --out FILE (HTML) and/or --markdown FILE")
+    systems = load_systems(args)
+    baseline = pick_baseline(args, systems)
+    try:
+        report = build_report(systems.segments, systems.scorer, systems.hypotheses, systems.references,
+                              baseline=baseline, tests=tests_of(args), n_samples=args.samples, seed=args.seed,
+                              top=args.top)
+    except ValueError as exc:
+        raise cli.InputError(str(exc)) from None
+    for path, text in ((args.out, render_html), (args.markdown, render_markdown)):
+        if path:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text(report))
+            out.write(f"wrote {path}\n")

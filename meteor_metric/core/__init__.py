@@ -1,0 +1,1 @@
+"""Core: what every layer shares (number formatting, corpus file formats, the statistics container)."""

@@ -1,0 +1,42 @@
+"""Input checks every scorer applies: clear ``TypeError``/``ValueError`` naming the bad item."""
+
+from __future__ import annotations
+
+from typing import Iterator, Sequence, Union
+
+References = Union[str, Sequence[str]]
+
+
+def check_text(value: object, where: str) -> str:
+    """``value`` if it is a string, else a ``TypeError`` naming ``where``."""
+    if not isinstance(value, str):
+        kind = "None" if value is None else type(value).__name__
+        raise TypeError(f"{where} must be a string, got {kind}")
+    return value
+
+
+def check_refs(value: object, where: str) -> tuple[str, ...]:
+    """One segment's references as a tuple: a string, or a non-empty list or tuple of strings."""
+    if isinstance(value, str):
+        return (value,)
+    if value is None or not isinstance(value, (list, tuple)):
+        kind = "None" if value is None else type(value).__name__
+        raise TypeError(f"{where} must be a string or a list of strings, got {kind}")
+    if not value:
+        raise ValueError(f"{where} is empty: every hypothesis needs at least one reference")
+    return tuple(check_text(r, f"{where}[{i}]") for i, r in enumerate(value))
+
+
+def check_corpus(hypotheses: Sequence[str], references: Sequence[References],
+                 hyp_name: str = "hypotheses") -> Iterator[tuple[str, tuple[str, ...]]]:
+    """Validate a corpus and yield (hypothesis, references) pairs; errors name the segment
+    (``hyp_name`` is what the caller calls the hypotheses, e.g. ``predictions``)."""
+    for name, value in ((hyp_name, hypotheses), ("references", references)):
+        if isinstance(value, str) or not isinstance(value, Sequence):
+            kind = "None" if value is None else type(value).__name__
+            raise TypeError(f"{name} must be a list (one item per segment), got {kind}")
+    if len(hypotheses) != len(references):
+        raise ValueError(f"{len(hypotheses)} {hyp_name} but {len(references)} references: "
+                         "give one reference (or list of references) per hypothesis")
+    for k, (hyp, refs) in enumerate(zip(hypotheses, references)):
+        yield check_text(hyp, f"{hyp_name}[{k}]"), check_refs(refs, f"references[{k}]")

@@ -1,0 +1,192 @@
+"""Reading corpora: plain text, JSON Lines or TSV, with errors that name the file and line.
+
+* ``text``: a hypothesis file and one or more line-aligned reference files (one reference set each).
+* ``jsonl``: one JSON value per line. A hypothesis line is a string, or an object with
+  ``hypothesis`` (or ``prediction``/``hyp``) and optionally ``references`` (or ``reference``/``refs``:
+  a string or a list of strings). Reference files hold a string or a list of strings per line.
+* ``tsv``: one file, ``hypothesis<TAB>reference[<TAB>reference ...]`` per line.
+
+Lines end at ``\\n``, ``\\r`` or ``\\r\\n`` (Java's ``readLine``, as the jar reads files); a UTF-8
+byte-order mark at the start of a file is dropped. Files are read as streams (:func:`iter_corpus`),
+so a corpus of any length is read in constant memory.
+"""
+
+from __future__ import annotations
+
+import json
+from itertools import zip_longest
+from typing import Iterable, Iterator, Optional, Sequence
+
+from .javafmt import java_split_lines
+
+FORMATS = ("text", "jsonl", "tsv")
+_HYP_KEYS = ("hypothesis", "prediction", "hyp")
+_REF_KEYS = ("references", "reference", "refs")
+_BOM = "\ufeff"
+_BOM_BYTES = _BOM.encode("utf-8")
+
+Pair = tuple[str, list[str]]
+
+
+class CorpusFormatError(ValueError):
+    """A corpus file that cannot be read as the given format (the message names file and line)."""
+
+
+class LineCountError(CorpusFormatError):
+    """Line-aligned files with different numbers of lines (:func:`line_count_hints` says why, often)."""
+
+
+def decode(data: bytes, name: str) -> list[str]:
+    """The lines of a UTF-8 file's bytes."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = len(java_split_lines(data[:exc.start].decode("utf-8") + "x"))  # the line the bad byte is on
+        raise CorpusFormatError(f"{name}: line {line} is not valid UTF-8 (byte offset {exc.start})") from None
+    if text.startswith(_BOM):
+        text = text[1:]
+    return java_split_lines(text)
+
+
+def iter_lines(path: str) -> Iterator[str]:
+    """The lines of a UTF-8 text file, one at a time."""
+    try:
+        f = open(path, "rb")
+    except OSError as exc:
+        raise CorpusFormatError(f"cannot read {path}: {exc.strerror}") from None
+    with f:
+        number = 0
+        for raw in f:  # pieces end at b"\n"; a b"\r" inside also ends a line
+            if number == 0 and raw.startswith(_BOM_BYTES):
+                raw = raw[len(_BOM_BYTES):]
+                if not raw:
+                    continue
+            ended = raw.endswith(b"\n")
+            body = raw[:-1] if ended else raw
+            if ended and body.endswith(b"\r"):
+                body = body[:-1]  # \r\n
+            parts = body.split(b"\r")
+            if not ended and parts[-1] == b"" and len(parts) > 1:
+                parts.pop()  # a final lone \r ends the last line
+            for part in parts:
+                number += 1
+                try:
+                    line = part.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise CorpusFormatError(f"{path}: line {number} is not valid UTF-8 "
+                                            f"(byte {exc.start + 1} of the line)") from None
+                yield line
+
+
+def read_lines(path: str) -> list[str]:
+    """All lines of a UTF-8 text file."""
+    return list(iter_lines(path))
+
+
+def iter_pairs(hyp_lines: Iterable[str], ref_line_sets: Sequence[Iterable[str]], fmt: str = "text",
+               hyp_name: str = "hypotheses", ref_names: Optional[Sequence[str]] = None) -> Iterator[Pair]:
+    """(hypothesis, references) per segment from line streams; line counts must agree."""
+    if fmt not in FORMATS:
+        raise CorpusFormatError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+    if fmt == "tsv" and ref_line_sets:
+        raise CorpusFormatError("tsv holds hypotheses and references in one file: give no reference files")
+    if fmt == "text" and not ref_line_sets:
+        raise CorpusFormatError("plain text needs at least one reference file")
+    names = list(ref_names or [f"references #{k + 1}" for k in range(len(ref_line_sets))])
+    streams = [iter(hyp_lines), *(iter(lines) for lines in ref_line_sets)]
+    missing = object()
+    for k, row in enumerate(zip_longest(*streams, fillvalue=missing), 1):
+        if any(x is missing for x in row):
+            raise LineCountError(_count_message(k, row, streams, missing, [hyp_name, *names]))
+        yield _pair(row[0], row[1:], fmt, k, hyp_name, names)
+
+
+def _count_message(k: int, row: tuple, streams: Sequence[Iterator[str]], missing: object,
+                   names: Sequence[str]) -> str:
+    """Which files differ from the first, with their line counts (the longer ones read to the end)."""
+    counts = [k - 1 if x is missing else k + sum(1 for _ in stream) for x, stream in zip(row, streams)]
+    differing = ", ".join(f"{name} has {n}" for name, n in zip(names[1:], counts[1:]) if n != counts[0])
+    ended = ", ".join(name for name, x in zip(names, row) if x is missing)
+    return f"line counts differ: {names[0]} has {counts[0]} lines, {differing}; {ended} ended before line {k}"
+
+
+def line_count_hints(path: str, name: Optional[str] = None) -> list[str]:
+    """Common causes of a line-count mismatch in a file: a carriage return (``\\r``) inside a line,
+    which ends a line as Java reads files, and blank lines at the end."""
+    name = name or path
+    first_cr, number, blank_tail = 0, 0, 0
+    with open(path, "rb") as f:
+        for raw in f:
+            body = raw[:-1] if raw.endswith(b"\n") else raw
+            parts = (body[:-1] if body.endswith(b"\r") else body).split(b"\r")
+            if len(parts) > 1 and not first_cr:
+                first_cr = number + 1
+            for part in parts:
+                number += 1
+                blank_tail = blank_tail + 1 if not part.strip() else 0
+    hints = []
+    if first_cr:
+        hints.append(f"{name}: line {first_cr} holds a carriage return (\\r) that starts a new line "
+                     "(lines end at \\n, \\r or \\r\\n, as the jar reads them); remove the stray \\r")
+    if blank_tail:
+        hints.append(f"{name} ends with {blank_tail} blank line{'s' if blank_tail > 1 else ''}")
+    return hints
+
+
+def _pair(hyp_line: str, ref_lines: Sequence[str], fmt: str, k: int, hyp_name: str,
+          ref_names: Sequence[str]) -> Pair:
+    if fmt == "text":
+        return hyp_line, list(ref_lines)
+    if fmt == "tsv":
+        fields = hyp_line.split("\t")
+        if len(fields) < 2:
+            raise CorpusFormatError(f"{hyp_name}: line {k} has no tab: expected hypothesis<TAB>reference")
+        return fields[0], fields[1:]
+    hyp, refs = _jsonl_hypothesis(_json(hyp_line, hyp_name, k), hyp_name, k)
+    for name, line in zip(ref_names, ref_lines):
+        refs.extend(_strings(_json(line, name, k), name, k))
+    if not refs:
+        raise CorpusFormatError(f"{hyp_name}: line {k} has no reference (give \"references\" or a reference file)")
+    return hyp, refs
+
+
+def iter_corpus(hyp_path: str, ref_paths: Sequence[str] = (), fmt: str = "text") -> Iterator[Pair]:
+    """(hypothesis, references) per segment, streamed from files."""
+    return iter_pairs(iter_lines(hyp_path), [iter_lines(p) for p in ref_paths], fmt, hyp_path, list(ref_paths))
+
+
+def parse_corpus(hyp_lines: Sequence[str], ref_line_sets: Sequence[Sequence[str]], fmt: str = "text",
+                 hyp_name: str = "hypotheses", ref_names: Optional[Sequence[str]] = None
+                 ) -> tuple[list[str], list[list[str]]]:
+    """Hypotheses and their references from lines already in memory."""
+    pairs = list(iter_pairs(hyp_lines, ref_line_sets, fmt, hyp_name, ref_names))
+    return [h for h, _ in pairs], [r for _, r in pairs]
+
+
+def _json(line: str, name: str, k: int) -> object:
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise CorpusFormatError(f"{name}: line {k} is not JSON ({exc.msg})") from None
+
+
+def _jsonl_hypothesis(value: object, name: str, k: int) -> tuple[str, list[str]]:
+    if isinstance(value, str):
+        return value, []
+    if not isinstance(value, dict):
+        raise CorpusFormatError(f"{name}: line {k} must be a string or an object, got {type(value).__name__}")
+    hyp_key = next((key for key in _HYP_KEYS if key in value), None)
+    if hyp_key is None:
+        raise CorpusFormatError(f"{name}: line {k} has no \"hypothesis\" field")
+    if not isinstance(value[hyp_key], str):
+        raise CorpusFormatError(f"{name}: line {k}: \"{hyp_key}\" must be a string")
+    ref_key = next((key for key in _REF_KEYS if key in value), None)
+    return value[hyp_key], [] if ref_key is None else _strings(value[ref_key], name, k)
+
+
+def _strings(value: object, name: str, k: int) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return list(value)
+    raise CorpusFormatError(f"{name}: line {k}: references must be a string or a non-empty list of strings")

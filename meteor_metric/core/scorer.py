@@ -1,0 +1,148 @@
+"""The interface every profile's scorer implements (:class:`Scorer`), and what the profiles share.
+
+A scorer turns texts into :class:`~meteor_metric.core.results.SegmentResult` and
+:class:`~meteor_metric.core.results.CorpusResult`. Its hooks serve the layers above: ``tokens``
+(alignment views), ``accumulator`` (streamed corpus scores), ``score_stats`` (statistics-based
+profiles: map-reduce), ``sample_model`` (significance tests) and the signatures.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING, Callable, Iterable, Optional, Sequence, TypeVar
+
+from ..version import __version__
+from .checks import References
+from .results import CorpusResult, Metrics, SegmentResult
+from .stats import MeteorStats, StatsTotal
+
+if TYPE_CHECKING:
+    from .sampling import SampleModel
+
+T = TypeVar("T")
+
+
+class Accumulator(ABC):
+    """A running corpus result: segments in one at a time."""
+
+    @abstractmethod
+    def add(self, segment: SegmentResult, n_refs: int) -> None:
+        """Add one scored segment and its number of references."""
+
+    @abstractmethod
+    def result(self, segments: tuple[SegmentResult, ...] = ()) -> CorpusResult:
+        """The corpus result (``segments`` is what to attach; a stream attaches none)."""
+
+
+class Scorer(ABC):
+    """What every profile's scorer provides; the signatures and the corpus aggregation are shared.
+
+    Subclasses set ``_base_signature`` (every setting that changes the number) and implement the
+    abstract methods."""
+
+    _base_signature: str
+    _corpus_tag = ""  # what the corpus signature adds before the reference count
+
+    @property
+    @abstractmethod
+    def modules(self) -> tuple[str, ...]:
+        """Module names; an alignment's ``Match.module`` indexes this."""
+
+    @abstractmethod
+    def tokens(self, text: str) -> tuple[str, ...]:
+        """The tokens the scorer aligns for a text."""
+
+    @abstractmethod
+    def sentence_score(self, hypothesis: str, references: References) -> SegmentResult:
+        """Score one hypothesis against one reference or a list of references (the best one counts)."""
+
+    @abstractmethod
+    def corpus_score(self, hypotheses: Sequence[str], references: Sequence[References]) -> CorpusResult:
+        """Score a corpus: ``references[k]`` is a string or a list of strings for ``hypotheses[k]``."""
+
+    @abstractmethod
+    def accumulator(self) -> Accumulator:
+        """A running corpus result for this scorer (segments in one at a time, for streams)."""
+
+    @abstractmethod
+    def sample_model(self) -> "SampleModel":
+        """How this scorer's system score is recomputed on resamples of segments (significance tests)."""
+
+    @property
+    def signature(self) -> str:
+        """Every setting that changes the number, plus the package version."""
+        return f"{self._base_signature}|version:{__version__}"
+
+    def corpus_signature(self, n_refs: Iterable[int]) -> str:
+        """The signature of a corpus score: adds the number of references per segment."""
+        counts = sorted(set(n_refs))
+        nrefs = str(counts[0]) if len(counts) == 1 else "var"
+        return f"{self._base_signature}{self._corpus_tag}|nrefs:{nrefs}|version:{__version__}"
+
+    def score_pairs(self, pairs: Sequence[tuple[str, Sequence[str]]], first: int = 0) -> list[SegmentResult]:
+        """``sentence_score`` of each (hypothesis, references) pair; a ``ValueError`` names its segment
+        as ``segment {first + index}``."""
+        out = []
+        for j, (hyp, refs) in enumerate(pairs):
+            try:
+                out.append(self.sentence_score(hyp, refs))
+            except ValueError as exc:
+                raise ValueError(f"segment {first + j}: {exc}") from None
+        return out
+
+    def aggregate(self, segments: Sequence[SegmentResult], n_refs: Iterable[int]) -> CorpusResult:
+        """Combine already scored segments into a corpus result."""
+        totals = self.accumulator()
+        for segment, n in zip(segments, n_refs):
+            totals.add(segment, n)
+        return totals.result(tuple(segments))
+
+
+class SummedStatsScorer(Scorer):
+    """A scorer whose corpus score is :meth:`score_stats` of the summed segment statistics."""
+
+    _exclude_perfect_chunks = True  # the jar's corpus rule (see StatsTotal)
+
+    @abstractmethod
+    def score_stats(self, stats: MeteorStats) -> Metrics:
+        """Score statistics (of a segment, or summed over a corpus) with this configuration."""
+
+    def accumulator(self) -> "SummedStatsAccumulator":
+        """A running corpus result: segments in one at a time, none kept (for streams)."""
+        return SummedStatsAccumulator(self, self._exclude_perfect_chunks)
+
+
+class SummedStatsAccumulator(Accumulator):
+    """Summed statistics of the segments added so far; the corpus score comes from them.
+
+    ``exclude_perfect_chunks`` is the jar's corpus rule (see :class:`~meteor_metric.core.stats.StatsTotal`)."""
+
+    def __init__(self, scorer: SummedStatsScorer, exclude_perfect_chunks: bool = True):
+        self._scorer = scorer
+        self._stats = StatsTotal(exclude_perfect_chunks)
+        self._n_refs: set[int] = set()
+
+    def add(self, segment: SegmentResult, n_refs: int) -> None:
+        self._stats.add(segment.stats)
+        self._n_refs.add(n_refs)
+
+    def result(self, segments: tuple[SegmentResult, ...] = ()) -> CorpusResult:
+        if not self._stats.count:
+            raise ValueError("cannot score an empty corpus: give at least one hypothesis")
+        total = self._stats.total
+        m = self._scorer.score_stats(total)
+        return CorpusResult(m.score, m.precision, m.recall, m.fmean, m.fragmentation_penalty, total.chunks, total,
+                            segments, self._scorer.corpus_signature(self._n_refs))
+
+
+def first_best(candidates: Iterable[T], score: Callable[[T], float]) -> tuple[int, T]:
+    """The index and the candidate of the highest score; the first one on ties (the jar's and NLTK's
+    choice of the best reference)."""
+    best: Optional[tuple[int, T, float]] = None
+    for k, candidate in enumerate(candidates):
+        value = score(candidate)
+        if best is None or value > best[2]:
+            best = (k, candidate, value)
+    if best is None:
+        raise ValueError("no candidates: a segment needs at least one reference")
+    return best[0], best[1]

@@ -1,0 +1,171 @@
+"""Additive METEOR sufficient statistics (the jar's ``MeteorStats``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from .javafmt import java_double_str
+
+MAX_MODULES = 4
+STATS_LINE_FIELDS = 23
+#: Positions in a stats line (:meth:`MeteorStats.to_list`) of the chunks and the matched words of each side.
+CHUNKS_FIELD, TEST_WORDS_FIELD, REF_WORDS_FIELD = 20, 21, 22
+
+
+def _perfect(total_test: int, total_ref: int, test_len: int, ref_len: int, chunks: int) -> bool:
+    return total_test == test_len and total_ref == ref_len and chunks == 1
+
+
+@dataclass(frozen=True)
+class MeteorStats:
+    """Counts for one segment, or the sum over many (``+`` or :meth:`sum`).
+
+    Per-module tuples are indexed by the position of the module in the
+    configuration. Lengths and match counts are words, or UTF-16 code units in
+    character mode; ``chunks`` and the word-match counts are always words.
+    Summing follows the jar's corpus rule: a perfect segment (everything
+    matched in one chunk) contributes no chunks. ``crossings`` and ``match_pairs`` are filled only
+    for the extension ``fragmentation="crossings"`` (0 otherwise, and not in the jar's stats line):
+    the pairs of matches that cross and the pairs of matches, m*(m-1)/2 for m matches.
+    """
+
+    test_length: int
+    ref_length: int
+    test_function_words: int
+    ref_function_words: int
+    test_content_matches: tuple[int, ...]
+    ref_content_matches: tuple[int, ...]
+    test_function_matches: tuple[int, ...]
+    ref_function_matches: tuple[int, ...]
+    chunks: int
+    test_word_matches: int
+    ref_word_matches: int
+    crossings: int = 0
+    match_pairs: int = 0
+
+    @property
+    def test_total_matches(self) -> int:
+        return sum(self.test_content_matches) + sum(self.test_function_matches)
+
+    @property
+    def ref_total_matches(self) -> int:
+        return sum(self.ref_content_matches) + sum(self.ref_function_matches)
+
+    @property
+    def is_perfect(self) -> bool:
+        """Everything matched in a single chunk (the fragmentation penalty is then 0)."""
+        return _perfect(self.test_total_matches, self.ref_total_matches,
+                        self.test_length, self.ref_length, self.chunks)
+
+    def corpus_contribution(self) -> "MeteorStats":
+        """What this segment adds to a corpus sum: itself, without chunks if it is perfect.
+
+        Contributions add field by field in any order and grouping (``StatsTotal(False)``, or summed
+        :meth:`to_list` vectors), which is what a map-reduce over many machines needs."""
+        if not self.is_perfect:
+            return self
+        return MeteorStats(self.test_length, self.ref_length, self.test_function_words, self.ref_function_words,
+                           self.test_content_matches, self.ref_content_matches, self.test_function_matches,
+                           self.ref_function_matches, 0, self.test_word_matches, self.ref_word_matches,
+                           self.crossings, self.match_pairs)
+
+    def __add__(self, other: "MeteorStats") -> "MeteorStats":
+        if not isinstance(other, MeteorStats):
+            return NotImplemented
+        return MeteorStats.sum((self, other))
+
+    @staticmethod
+    def sum(items: Iterable["MeteorStats"]) -> "MeteorStats":
+        """Aggregate segment statistics exactly as the jar's ``addStats`` does."""
+        running = StatsTotal()
+        for s in items:
+            running.add(s)
+        return running.total
+
+    def to_list(self) -> list[int]:
+        """The 23 numbers of the jar's ``-ssOut`` line (unused module slots are 0).
+
+        The line has no room for a fifth module, nor for the crossings of ``fragmentation="crossings"``."""
+        if len(self.test_content_matches) > MAX_MODULES:
+            raise ValueError(f"the jar's stats line has {MAX_MODULES} module slots, these statistics have "
+                             f"{len(self.test_content_matches)}: use at most {MAX_MODULES} modules for stats lines")
+        values = [self.test_length, self.ref_length, self.test_function_words, self.ref_function_words]
+        for i in range(MAX_MODULES):
+            if i < len(self.test_content_matches):
+                values += [self.test_content_matches[i], self.ref_content_matches[i],
+                           self.test_function_matches[i], self.ref_function_matches[i]]
+            else:
+                values += [0, 0, 0, 0]
+        values += [self.chunks, self.test_word_matches, self.ref_word_matches]
+        return values
+
+    def to_line(self) -> str:
+        """The jar's ``-ssOut`` line: 23 numbers formatted like Java doubles (``8.0 10.0 ...``)."""
+        return " ".join(java_double_str(v) for v in self.to_list())
+
+    @classmethod
+    def from_list(cls, values: Sequence[float], n_modules: int = MAX_MODULES) -> "MeteorStats":
+        """Parse the 23 numbers of a stats line; ``n_modules`` slots are kept."""
+        if len(values) != STATS_LINE_FIELDS:
+            raise ValueError(f"a METEOR stats line has {STATS_LINE_FIELDS} numbers, got {len(values)}")
+        if not 1 <= n_modules <= MAX_MODULES:
+            raise ValueError(f"n_modules must be 1..{MAX_MODULES}, got {n_modules}")
+        ints = []
+        for v in values:
+            f = float(v)
+            if not (f >= 0 and f == int(f)):
+                raise ValueError(f"stats must be non-negative whole numbers, got {v!r}")
+            ints.append(int(f))
+        slots = [ints[4 + 4 * i: 8 + 4 * i] for i in range(n_modules)]
+        return cls(ints[0], ints[1], ints[2], ints[3],
+                   tuple(s[0] for s in slots), tuple(s[1] for s in slots),
+                   tuple(s[2] for s in slots), tuple(s[3] for s in slots),
+                   ints[20], ints[21], ints[22])
+
+    @classmethod
+    def from_line(cls, line: str, n_modules: int = MAX_MODULES) -> "MeteorStats":
+        """Parse a jar ``-ssOut`` line (or :meth:`to_line` output)."""
+        return cls.from_list(line.split(), n_modules)
+
+
+class StatsTotal:
+    """A running corpus sum of segment statistics (the jar's ``addStats``), in constant memory.
+
+    ``exclude_perfect_chunks=False`` sums the chunks of every segment (a plain field-by-field sum)."""
+
+    def __init__(self, exclude_perfect_chunks: bool = True) -> None:
+        self.exclude_perfect_chunks = exclude_perfect_chunks
+        self.count = 0
+        self._scalars = [0] * 9  # t_len r_len t_fw r_fw chunks t_wm r_wm crossings match_pairs
+        self._slots: list[list[int]] = [[], [], [], []]  # tc rc tf rf
+
+    def add(self, s: MeteorStats) -> None:
+        """Add one segment; a perfect segment's chunks are not added (unless told otherwise)."""
+        if self.exclude_perfect_chunks:
+            s = s.corpus_contribution()
+        self.count += 1
+        v = self._scalars
+        v[0] += s.test_length
+        v[1] += s.ref_length
+        v[2] += s.test_function_words
+        v[3] += s.ref_function_words
+        v[4] += s.chunks
+        v[5] += s.test_word_matches
+        v[6] += s.ref_word_matches
+        v[7] += s.crossings
+        v[8] += s.match_pairs
+        for slot, values in zip(self._slots, (s.test_content_matches, s.ref_content_matches,
+                                              s.test_function_matches, s.ref_function_matches)):
+            if len(values) > len(slot):
+                slot.extend([0] * (len(values) - len(slot)))
+            for i, x in enumerate(values):
+                slot[i] += x
+
+    @property
+    def total(self) -> MeteorStats:
+        if self.count == 0:
+            raise ValueError("cannot sum an empty collection of statistics")
+        t_len, r_len, t_fw, r_fw, chunks, t_wm, r_wm, crossings, pairs = self._scalars
+        tc, rc, tf, rf = (tuple(slot) for slot in self._slots)
+        return MeteorStats(t_len, r_len, t_fw, r_fw, tc, rc, tf, rf, chunks, t_wm, r_wm, crossings, pairs)

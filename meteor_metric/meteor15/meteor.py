@@ -1,0 +1,348 @@
+"""The METEOR 1.5 scorer, :class:`Meteor`: a thin coordinator of the engine's stages.
+
+Text -> tokens (:mod:`.normalize`, :mod:`.normalize_ext`) -> candidate matches (:mod:`.matcher`) ->
+alignment (:mod:`.aligner`, many pairs at once in :mod:`.batch_aligner`) -> statistics
+(:mod:`.statistics`) -> score (:mod:`.formula`); the best reference counts for a segment.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
+
+from ..core.alignment import Match
+from ..core.checks import References, check_corpus, check_refs, check_text
+from ..core.gcpause import gc_paused
+from ..core.javafmt import java_split_lines
+from ..core.languages import LANGUAGE_NAMES
+from ..core.results import CorpusResult, Metrics, SegmentResult
+from ..core.scorer import SummedStatsScorer, first_best
+from ..core.stats import MeteorStats
+from .aligner import align, find_candidates
+from .formula import compute_metrics
+from .matcher import (ExactMatcher, LemmaMatcher, Matcher, ParaphraseMatcher, SimilarityMatcher, StemMatcher,
+                      SynonymMatcher, token_keys)
+from .names import (DEFAULT_SIMILARITY_THRESHOLD, EXTENSION_MODULES, EXTENSION_NORMALIZATIONS, METEOR_VERSION,
+                    MODULE_SHORT)
+from .normalize import java_lower, load_function_words, normalize_line, tokenize
+from .normalize_ext import ext_tokens
+from .params import MeteorParams, resolve_params
+from .statistics import StatsCounter
+
+if TYPE_CHECKING:
+    from .sampling import StatsModel
+
+__all__ = ["Meteor", "MeteorParams", "SegmentResult", "CorpusResult", "References", "check_corpus",
+           "BATCH_SIZE", "MAX_SEGMENT_TOKENS"]
+
+
+_TEXT_CACHE_SIZE = 1 << 13  # texts repeat locally (references of a caption set); keep memory small
+_PAIR_CACHE_SIZE = 1 << 12  # token-sequence pairs repeat locally (systems giving the same output)
+#: Segments scored together by :meth:`Meteor.score_pairs` callers (corpus scoring, the CLI): their
+#: alignments are searched in one :func:`~meteor_metric.meteor15.batch_aligner.align_batch` call.
+BATCH_SIZE = 1024
+#: Default longest segment (tokens after normalisation, either side): the alignment is quadratic in length.
+MAX_SEGMENT_TOKENS = 2_500
+
+
+class Meteor(SummedStatsScorer):
+    r"""A METEOR 1.5 scorer; the defaults equal the jar's ``-l en -norm``.
+
+    >>> m = Meteor()
+    >>> m.sentence_score("the cat sat on the mat", ["the cat sat on the mat"]).score
+    1.0
+    >>> hyp = 'The U.S.-based company\'s profits rose 3,000 dollars... "It\'s great," he said.'
+    >>> ref = 'The US based company \'s profits rose 3,000 dollars ... " It \'s great , " he said .'
+    >>> m.sentence_score(hyp, ref).score  # the jar: 0.5208243865476501
+    0.5208243865476501
+
+    Keyword options mirror the jar's flags: ``task`` (``-t``), ``modules``
+    (``-m``), ``weights`` (``-w``), ``parameters`` (``-p``: alpha beta gamma
+    delta), ``normalization`` (``norm``, ``norm_nopunct``, ``lc_only``,
+    ``no_norm``), ``char_based`` (``-ch``), ``beam_size`` (``-x``),
+    ``function_words`` (``-s``, a file) and ``paraphrase_table`` (``-a``).
+    ``max_segment_tokens`` bounds a segment's length (a ``ValueError`` beyond it; ``None``: no
+    limit), because the alignment's time grows with the square of the length.
+    Extensions beyond the jar (named in the signature): ``normalization=``
+    ``"norm_ext"``/``"norm_ext_nopunct"`` (``-norm`` for languages the jar refuses),
+    ``"cjk_char"`` (one token per CJK character), ``synonyms="omw"``, the modules ``"lemma"`` (equal
+    WordNet lemmas) and ``"wn_similarity"`` (WordNet path similarity >= ``similarity_threshold``), and
+    ``fragmentation="crossings"`` (the order penalty from crossing match pairs instead of chunks).
+    ``task="mqm"`` and ``task="caption"`` are presets tuned on human judgments (English);
+    ``params_file`` reads a preset written by ``meteor-metric tune``.
+    A scorer is safe to share between threads.
+    """
+
+    def __init__(
+        self,
+        language: str = "en",
+        task: Optional[str] = None,
+        *,
+        modules: Optional[Sequence[str]] = None,
+        weights: Optional[Sequence[float]] = None,
+        parameters: Optional[Sequence[float]] = None,
+        normalization: str = "norm",
+        char_based: bool = False,
+        beam_size: int = 40,
+        function_words: Optional[str] = None,
+        paraphrase_table: Optional[str] = None,
+        synonyms: Optional[str] = None,
+        params_file: Optional[str] = None,
+        cache_dir: Optional[str] = None,
+        max_segment_tokens: Optional[int] = MAX_SEGMENT_TOKENS,
+        fragmentation: str = "chunks",
+        similarity_threshold: float = DEFAULT_SIMILARITY_THRESHOLD,
+    ):
+        params = resolve_params(
+            language, task, parameters=parameters, weights=weights, modules=modules,
+            normalization=normalization, char_based=char_based, beam_size=beam_size,
+            function_words=function_words, paraphrase_table=paraphrase_table, synonyms=synonyms,
+            params_file=params_file, fragmentation=fragmentation, similarity_threshold=similarity_threshold)
+        self._init(params, cache_dir, max_segment_tokens)
+
+    @classmethod
+    def from_params(cls, params: MeteorParams, cache_dir: Optional[str] = None,
+                    max_segment_tokens: Optional[int] = MAX_SEGMENT_TOKENS) -> "Meteor":
+        """A scorer for an already resolved configuration."""
+        if not isinstance(params, MeteorParams):
+            raise TypeError(f"params must be a MeteorParams, got {type(params).__name__}")
+        self = cls.__new__(cls)
+        self._init(params, cache_dir, max_segment_tokens)
+        return self
+
+    def _init(self, params: MeteorParams, cache_dir: Optional[str], max_segment_tokens: Optional[int]) -> None:
+        if max_segment_tokens is not None and (not isinstance(max_segment_tokens, int) or max_segment_tokens < 1):
+            raise ValueError(f"max_segment_tokens must be a positive integer or None, got {max_segment_tokens!r}")
+        self.max_segment_tokens = max_segment_tokens
+        self.params = params
+        self._resource_ids: list[str] = []
+        self._matchers: list[Matcher] = [self._make_matcher(m, cache_dir) for m in params.modules]
+        self._exact_type = [m == "exact" for m in params.modules]
+        if params.function_words is None:
+            function_words = load_function_words("en")  # the jar always uses English (spec §10)
+            fw_id = "english"
+        else:
+            function_words, digest = _read_word_file(params.function_words)
+            fw_id = f"file-{digest}"
+        self._counter = StatsCounter(function_words, len(params.modules), params.char_based,
+                                     params.fragmentation == "crossings")
+        self._preprocess = lru_cache(maxsize=_TEXT_CACHE_SIZE)(self._preprocess_uncached)
+        self._pair_cache: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[MeteorStats, tuple[Match, ...]]] = {}
+        self._base_signature = "|".join((
+            f"meteor-{METEOR_VERSION}",
+            f"lang:{params.language}",
+            f"task:{params.task}",
+            f"norm:{params.normalization}",
+            f"unit:{'char' if params.char_based else 'word'}",
+            "mods:" + "_".join(MODULE_SHORT[m] for m in params.modules),
+            "w:" + ",".join(repr(w) for w in params.weights),
+            "p:" + ",".join(repr(p) for p in params.parameters),
+            f"beam:{params.beam_size}",
+            f"fw:{fw_id}",
+        ) + tuple(self._resource_ids) + _extension_ids(params)
+            + ((f"preset:{params.preset}",) if params.preset else ()))
+
+    def _make_matcher(self, module: str, cache_dir: Optional[str]) -> Matcher:
+        lang = self.params.language
+        if module == "exact":
+            return ExactMatcher()
+        if module == "stem":
+            from .stemmers import get_stemmer
+
+            return StemMatcher(get_stemmer(LANGUAGE_NAMES[lang]))
+        if module == "synonym" and self.params.synonyms is not None:
+            from .omw import omw_language, omw_synsets
+
+            code = omw_language(lang, self.params.synonyms)
+            self._resource_ids.append(f"syn:omw-1.4-{code}")
+            return SynonymMatcher(omw_synsets(code))
+        if module in EXTENSION_MODULES:
+            from .nltk_wordnet import NltkWordNet
+
+            wordnet = NltkWordNet.shipped()
+            if module == "lemma":
+                return LemmaMatcher(wordnet.lemmas)
+            from .wn_similarity import SimilarityIndex
+
+            return SimilarityMatcher(SimilarityIndex.shipped(wordnet), self.params.similarity_threshold)
+        if module == "synonym":
+            from .synonyms import SynonymTable
+
+            self._resource_ids.append("syn:wn30")
+            return SynonymMatcher(SynonymTable.english().synsets)
+        from .paraphrase import ParaphraseTable, find_paraphrase_table
+
+        table = ParaphraseTable.load(find_paraphrase_table(lang, self.params.paraphrase_table), cache_dir)
+        self._resource_ids.append(f"para:{table.fingerprint}")
+        return ParaphraseMatcher(table)
+
+    # -- preprocessing -------------------------------------------------------------------------
+
+    def _preprocess_uncached(self, text: str) -> tuple[str, ...]:
+        mode = self.params.normalization
+        if mode in EXTENSION_NORMALIZATIONS:
+            return tuple(ext_tokens(text, mode))
+        if mode in ("norm", "norm_nopunct"):
+            text = normalize_line(text, self.params.language, keep_punct=mode == "norm")
+        if mode != "no_norm":
+            text = java_lower(text)
+        return tuple(tokenize(text))
+
+    def tokens(self, text: str) -> tuple[str, ...]:
+        """The tokens METEOR aligns for a text under this configuration."""
+        return self._preprocess(check_text(text, "text"))
+
+    # -- scoring -------------------------------------------------------------------------------
+
+    @property
+    def modules(self) -> tuple[str, ...]:
+        """Module names; an alignment's ``Match.module`` indexes this."""
+        return self.params.modules
+
+    def sentence_score(self, hypothesis: str, references: References) -> SegmentResult:
+        """Score one hypothesis against one reference or a list of references."""
+        hyp = check_text(hypothesis, "hypothesis")
+        refs = check_refs(references, "references")
+        return self._segment(hyp, refs)
+
+    def corpus_score(self, hypotheses: Sequence[str], references: Sequence[References]) -> CorpusResult:
+        """Score a corpus: ``references[k]`` is a string or a list of strings for ``hypotheses[k]``."""
+        pairs = list(check_corpus(hypotheses, references))
+        segments = []
+        for k in range(0, len(pairs), BATCH_SIZE):
+            segments += self._score_checked(pairs[k:k + BATCH_SIZE], k)
+        return self.aggregate(segments, [len(r) for _, r in pairs])
+
+    def score_pairs(self, pairs: Sequence[tuple[str, Sequence[str]]], first: int = 0) -> list[SegmentResult]:
+        """``sentence_score`` of each (hypothesis, references) pair, with the alignments of all pairs
+        searched together (:func:`~meteor_metric.meteor15.batch_aligner.align_batch`: the same alignments, in
+        less time); a ``ValueError`` names its segment as ``segment {first + index}``."""
+        checked = [(check_text(hyp, "hypothesis"), check_refs(refs, "references")) for hyp, refs in pairs]
+        return self._score_checked(checked, first)
+
+    def _score_checked(self, pairs: Sequence[tuple[str, Sequence[str]]], first: int) -> list[SegmentResult]:
+        """:meth:`score_pairs` of pairs already checked (by ``check_corpus`` or ``score_pairs``)."""
+        # a batch keeps the candidates of BATCH_SIZE pairs alive at once; with the collector running,
+        # finding candidates for the 44,804 WMT21 pairs of benchmarks/bench_vs_jar.py took 29 s, not 11 s
+        with gc_paused():
+            tokenized = []
+            for j, (hyp, refs) in enumerate(pairs):
+                try:
+                    tokenized.append(self._segment_tokens(hyp, refs))
+                except ValueError as exc:
+                    raise ValueError(f"segment {first + j}: {exc}") from None
+            aligned = self._align_pairs([(h, r) for h, refs in tokenized for r in refs])
+            return [self._best(h, refs, aligned.__getitem__) for h, refs in tokenized]
+
+    def sample_model(self) -> "StatsModel":
+        """Resamples are scored from their summed statistics with the jar's formula (vectorized)."""
+        from .sampling import StatsModel  # numpy: imported only for significance tests
+
+        return StatsModel(self.params)
+
+    def score_stats(self, stats: MeteorStats) -> Metrics:
+        """Score statistics (of a segment, or summed over a corpus) with this configuration."""
+        p = self.params
+        if len(stats.test_content_matches) != len(p.modules):
+            raise ValueError(f"statistics have {len(stats.test_content_matches)} module slots, "
+                             f"this configuration has {len(p.modules)} modules")
+        return compute_metrics(stats, p.weights, p.alpha, p.beta, p.gamma, p.delta, p.fragmentation)
+
+    def _check_length(self, tokens: tuple[str, ...], where: str) -> tuple[str, ...]:
+        limit = self.max_segment_tokens
+        if limit is not None and len(tokens) > limit:
+            raise ValueError(
+                f"the {where} has {len(tokens):,} tokens, more than max_segment_tokens={limit:,}: the alignment's "
+                "time grows with the square of a segment's length (the Java jar takes over a minute for one "
+                "3,000-token segment). Split long documents into sentences, or raise max_segment_tokens")
+        return tokens
+
+    def _segment(self, hyp: str, refs: Sequence[str]) -> SegmentResult:
+        hyp_tokens, ref_tokens = self._segment_tokens(hyp, refs)
+        return self._best(hyp_tokens, ref_tokens, lambda pair: self._align_pair(*pair))
+
+    def _segment_tokens(self, hyp: str, refs: Sequence[str]) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+        """The tokens of a segment's hypothesis and references, each within ``max_segment_tokens``."""
+        return (self._check_length(self._preprocess(hyp), "hypothesis"),
+                [self._check_length(self._preprocess(ref), f"reference {k}") for k, ref in enumerate(refs)])
+
+    def _best(self, hyp_tokens: tuple[str, ...], refs: Sequence[tuple[str, ...]],
+              aligned: Callable[[tuple[tuple[str, ...], tuple[str, ...]]], tuple[MeteorStats, tuple[Match, ...]]]
+              ) -> SegmentResult:
+        """The segment result against its best reference (the first of the best scores, as the jar)."""
+        def scored(ref_tokens: tuple[str, ...]) -> tuple[tuple[str, ...], MeteorStats, tuple[Match, ...], Metrics]:
+            stats, alignment = aligned((hyp_tokens, ref_tokens))
+            return ref_tokens, stats, alignment, self.score_stats(stats)
+
+        k, (ref_tokens, stats, alignment, metrics) = first_best(map(scored, refs), lambda c: c[3].score)
+        return SegmentResult(metrics.score, metrics.precision, metrics.recall, metrics.fmean,
+                             metrics.fragmentation_penalty, stats.chunks, stats, k, alignment,
+                             hyp_tokens, ref_tokens, self.signature)
+
+    def align_tokens(self, hyp: tuple[str, ...], ref: tuple[str, ...]) -> tuple[MeteorStats, tuple[Match, ...]]:
+        """Statistics and alignment of a hypothesis and a reference already tokenized (:meth:`tokens`)."""
+        return self._align_pair(hyp, ref)
+
+    def _align_pair(self, hyp: tuple[str, ...], ref: tuple[str, ...]) -> tuple[MeteorStats, tuple[Match, ...]]:
+        """Statistics and alignment of a token-sequence pair (a pure function of the two, so cached)."""
+        done = self._pair_cache.get((hyp, ref))
+        if done is None:
+            matches = align(len(hyp), self._candidates(hyp, ref), self._exact_type, self.params.beam_size)
+            done = self._remember((hyp, ref), matches)
+        return done
+
+    def _align_pairs(self, pairs: Sequence[tuple[tuple[str, ...], tuple[str, ...]]]
+                     ) -> dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[MeteorStats, tuple[Match, ...]]]:
+        """:meth:`_align_pair` of many pairs, the uncached ones aligned in one batch."""
+        from .batch_aligner import align_batch  # numpy: imported only where batches are scored
+        out = {}
+        todo = []
+        for pair in pairs:
+            if pair not in out:
+                done = out[pair] = self._pair_cache.get(pair)
+                if done is None:
+                    todo.append(pair)
+        problems = [(len(h), self._candidates(h, r), self._exact_type) for h, r in todo]
+        for pair, matches in zip(todo, align_batch(problems, self.params.beam_size)):
+            out[pair] = self._remember(pair, matches)
+        return out
+
+    def _candidates(self, hyp: tuple[str, ...], ref: tuple[str, ...]) -> list[list[Match]]:
+        return find_candidates(hyp, ref, token_keys(hyp), token_keys(ref), self._matchers)
+
+    def _remember(self, pair: tuple[tuple[str, ...], tuple[str, ...]],
+                  matches: Sequence[Match]) -> tuple[MeteorStats, tuple[Match, ...]]:
+        """Statistics and alignment of an aligned pair, kept in a cache of at most ``_PAIR_CACHE_SIZE``."""
+        done = (self._counter.count(pair[0], pair[1], matches), tuple(matches))
+        if len(self._pair_cache) >= _PAIR_CACHE_SIZE:
+            self._pair_cache.clear()
+        self._pair_cache[pair] = done
+        return done
+
+
+def _extension_ids(params: MeteorParams) -> tuple[str, ...]:
+    """``ext:...`` naming what goes beyond METEOR 1.5 (empty for every jar configuration)."""
+    used = [params.normalization] if params.normalization in EXTENSION_NORMALIZATIONS else []
+    if params.synonyms is not None:
+        used.append(params.synonyms)
+    used += [m for m in params.modules if m in EXTENSION_MODULES]
+    if "wn_similarity" in params.modules:
+        used.append(f"sim>={params.similarity_threshold!r}")
+    if params.fragmentation != "chunks":
+        used.append(params.fragmentation)
+    return ("ext:" + ",".join(used),) if used else ()
+
+
+def _read_word_file(path: str) -> tuple[frozenset[str], str]:
+    """A function-word list: one word per line, taken verbatim (Java ``readLine``)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        raise FileNotFoundError(f"cannot read function-word list {path!r}: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"function-word list {path!r} is not UTF-8 (byte {exc.start})") from None
+    return frozenset(java_split_lines(text)), hashlib.sha256(data).hexdigest()[:12]
