@@ -119,7 +119,8 @@ def test_corpus_score_is_numpy_mean():
 
 def test_signature():
     assert NltkMeteor().signature == \
-        f"meteor-nltk|nltk:3.10.4-compatible|a:0.9,b:3.0,g:0.5|tok:word_tokenize|wn:3.0|version:{__version__}"
+        f"meteor-nltk|nltk:3.10.4-compatible|a:0.9,b:3.0,g:0.5|tok:word_tokenize+punkt|wn:3.0|version:{__version__}"
+    assert "|tok:word_tokenize_line|" in NltkMeteor(tokenizer="word_tokenize_line").signature
     assert "a:0.85,b:0.2,g:0.6|tok:split" in NltkMeteor(0.85, 0.2, 0.6, tokenizer="split").signature
     assert NltkMeteor().corpus_score(["a"], ["a"]).signature.endswith(f"|nrefs:1|version:{__version__}")
 
@@ -129,11 +130,13 @@ def test_signature():
     "Don't stop. Mr. Smith can't go!  (Really?) [yes] {no} -- ok; 'quoted' ``tex''",
     "First sentence. Second one? Third!", "", "   ", "naïve café 東京 résumé\tTabs\nnewline",
 ])
-def test_word_tokenize_mode(text):
-    """The default tokenizer is NLTK's own ``word_tokenize(text, preserve_line=True)`` (no punkt data)."""
+def test_word_tokenize_line_mode(text):
+    """``word_tokenize_line`` is NLTK's own ``word_tokenize(text, preserve_line=True)`` (no Punkt);
+    the default (Punkt first) is checked against HF's module in test_hf_meteor.py."""
     want = tuple(t.lower() for t in word_tokenize(text, preserve_line=True))
-    assert NltkMeteor().tokens(text) == want
-    assert NltkMeteor().sentence_score(text, "x").hyp_tokens == want
+    m = NltkMeteor(tokenizer="word_tokenize_line")
+    assert m.tokens(text) == want
+    assert m.sentence_score(text, "x").hyp_tokens == want
 
 
 @pytest.mark.parametrize("call, error, message", [

@@ -18,7 +18,7 @@ from ..core.corpus_io import FORMATS, CorpusFormatError, LineCountError, iter_li
 from ..meteor15.meteor import BATCH_SIZE, MAX_SEGMENT_TOKENS, SegmentResult
 from ..meteor15.params import LANGUAGE_NAMES, TASKS, normalization_mode
 from ..profiles.original import DEFAULT_SEARCH_BUDGET
-from ..profiles.registry import DEFAULT_PROFILE, PROFILE_NORMALIZATIONS, PROFILES, Scorer, ScorerSpec
+from ..profiles.registry import DEFAULT_PROFILE, PROFILE_NORMALIZATIONS, PROFILES, SCORER_OPTIONS, Scorer, ScorerSpec
 from ..profiles.registry import scorer_spec as profile_scorer_spec
 
 EXIT_OK = 0
@@ -112,7 +112,8 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--modules", type=csv_list, metavar="LIST", help="matchers (-m), e.g. exact,stem,synonym,paraphrase")
     p.add_argument("--weights", type=float_list, metavar="LIST", help="one weight per module (-w)")
     p.add_argument("--params", type=float_list, metavar="A,B,G,D",
-                   help="alpha,beta,gamma,delta (-p); makes the task custom")
+                   help="alpha,beta,gamma,delta (-p); makes the task custom; --profile nltk: alpha,beta,gamma "
+                        "(HF meteor's, default 0.9,3,0.5)")
     p.add_argument("--beam", type=int, metavar="N", help="beam size (-x, default 40)")
     p.add_argument("--char", action="store_true", help="character-based lengths (-ch)")
     p.add_argument("--function-words", metavar="FILE", help="function-word list (-s)")
@@ -145,14 +146,20 @@ def scorer_spec(args) -> ScorerSpec:
         raise InputError("--lower is for use with --no-norm (--norm already lowercases)")
     if args.max_tokens is not None and args.max_tokens < 0:
         raise InputError(f"--max-tokens must be 0 (no limit) or more, got {args.max_tokens}")
+    nltk_params = args.profile == "nltk" and args.params is not None
+    if nltk_params and len(args.params) != 3:
+        raise InputError(f"--params for --profile nltk is alpha,beta,gamma (3 numbers, as HF's meteor), "
+                         f"got {len(args.params)}: {','.join(map(repr, args.params))}")
     options = {"language": args.lang, "task": args.task, "modules": args.modules, "weights": args.weights,
-               "parameters": args.params, "char_based": args.char or None, "beam_size": args.beam,
+               "parameters": None if nltk_params else args.params, "char_based": args.char or None, "beam_size": args.beam,
                "function_words": args.function_words, "paraphrase_table": args.paraphrase_table,
                "synonyms": args.synonyms, "params_file": args.params_file, "fragmentation": args.fragmentation,
                "similarity_threshold": args.similarity_threshold, "search_budget": args.search_budget,
                "max_segment_tokens": None if args.max_tokens is None else args.max_tokens or False,
                "normalization": normalization_mode(args.norm is not False, args.lower, args.no_punct)
                if jar_style else args.normalization}
+    if nltk_params:
+        options.update(zip(SCORER_OPTIONS["nltk"], args.params))  # alpha, beta, gamma
     given = {k: v for k, v in options.items() if v is not None}
     if given.get("max_segment_tokens") is False:
         given["max_segment_tokens"] = None  # --max-tokens 0: no limit

@@ -16,7 +16,7 @@ FLAGS = {"language": "--lang", "normalization": "--normalization", "task": "--ta
 METAVARS = {"--paraphrase-table": "FILE", "--params-file": "FILE", "--function-words": "FILE",
             "--search-budget": "N", "--max-tokens": "N"}
 _NAME = "|".join(sorted(FLAGS, key=len, reverse=True))
-_MODES = r"norm_ext_nopunct|norm_ext|norm_nopunct|lc_only|no_norm|cjk_char|word_tokenize|split"
+_MODES = r"norm_ext_nopunct|norm_ext|norm_nopunct|lc_only|no_norm|cjk_char|word_tokenize_line|word_tokenize|split"
 
 
 def _assignment(match: re.Match) -> str:

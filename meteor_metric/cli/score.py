@@ -27,6 +27,7 @@ examples:
   meteor-metric score --hyp pairs.jsonl --format tsv --workers 2
   cat system.txt | meteor-metric score --hyp - --ref ref.txt
   meteor-metric score --hyp system.txt --ref ref.txt --profile nltk
+  meteor-metric score --hyp system.txt --ref ref.txt --profile nltk --params 0.85,0.2,0.6 --normalization split
   meteor-metric score --hyp de.txt --ref de.ref --lang de --modules exact,stem --weights 1.0,0.8
 
 The defaults equal the jar's `-l en -norm`; the flags after --profile mirror the jar's

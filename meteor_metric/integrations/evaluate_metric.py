@@ -15,7 +15,7 @@ import datasets
 import evaluate
 
 from ..core.checks import check_corpus
-from ..profiles.registry import DEFAULT_PROFILE, PROFILES, get_scorer
+from ..profiles.registry import DEFAULT_PROFILE, PROFILES, SCORER_OPTIONS, get_scorer
 from .coco import check_tokenize, pretokenize, tokenized_signature
 
 _CITATION = """\
@@ -41,8 +41,8 @@ paraphrases), then combines unigram precision and recall into a recall-weighted 
 discounts it by a fragmentation penalty (how many separate chunks the matches fall into).
 
 This module computes METEOR 1.5 exactly as the Java reference (the number papers and pycocoevalcap
-report), with no Java and no downloads. The `nltk` profile reproduces today's `evaluate.load("meteor")`
-(NLTK) numbers bit for bit; the `original` profile is METEOR as first published (2005).
+report), with no Java and no downloads. The `nltk` profile reproduces `evaluate.load("meteor")` as
+shipped (NLTK, Punkt sentence splitting included) bit for bit; the `original` profile is METEOR as first published (2005).
 """
 
 _KWARGS_DESCRIPTION = """
@@ -62,7 +62,11 @@ Args:
         ("lemma" and "wn_similarity" are extensions, named in the signature).
     fragmentation (`str`): meteor-1.5 order penalty, "chunks" (default) or the extension "crossings".
     normalization (`str`): how text becomes tokens; meteor-1.5: "norm" (default, the jar's -norm),
-        "norm_nopunct", "lc_only", "no_norm"; nltk: "word_tokenize" (default) or "split".
+        "norm_nopunct", "lc_only", "no_norm"; nltk: "word_tokenize" (default, `nltk.word_tokenize(text)`
+        with Punkt sentence splitting, as HF's module), "word_tokenize_line" (`preserve_line=True`: no
+        sentence splitting) or "split" (`str.split()`).
+    alpha, beta, gamma (`float`): the nltk profile's parameters, as in HF's module (defaults 0.9, 3, 0.5);
+        meteor-1.5 takes its parameters from `task` or `params_file` instead.
     tokenize (`str`): "none" (default) or "ptb": pycocoevalcap's PTB tokenization first (pure Python,
         `meteor_metric.integrations.coco`), i.e. COCO-style METEOR; named `tok:ptb` in the signature.
     return_segment_scores (`bool`): also return the per-segment scores (default False).
@@ -84,6 +88,14 @@ Examples:
     >>> results["signature"].split("|")[0]
     'meteor-1.5'
 """
+
+
+_NLTK_PARAMETERS = SCORER_OPTIONS["nltk"]  # alpha, beta, gamma: HF meteor's arguments
+
+
+def _given(options: dict[str, Any]) -> dict[str, Any]:
+    """The scorer options without the nltk parameters left unset (``None``: the profile's defaults)."""
+    return {name: value for name, value in options.items() if value is not None or name not in _NLTK_PARAMETERS}
 
 
 def _as_reference_lists(references: Any) -> Any:
@@ -133,13 +145,14 @@ class MeteorMetric(evaluate.Metric):
     def __init__(self, config_name: Optional[str] = None, *, language: str = "en", task: Optional[str] = None,
                  normalization: Optional[str] = None, params_file: Optional[str] = None,
                  modules: Optional[Sequence[str]] = None, fragmentation: Optional[str] = None,
-                 tokenize: str = "none", **kwargs: Any) -> None:
+                 tokenize: str = "none", alpha: Optional[float] = None, beta: Optional[float] = None,
+                 gamma: Optional[float] = None, **kwargs: Any) -> None:
         """``evaluate.load(path, config_name, **options)``: the scorer options given here are the
         defaults of every ``compute()`` (which may override each of them)."""
         super().__init__(config_name=config_name, **kwargs)
         self._options = {"language": language, "task": task, "normalization": normalization,
                          "params_file": params_file, "modules": modules, "fragmentation": fragmentation,
-                         "tokenize": tokenize}
+                         "tokenize": tokenize, "alpha": alpha, "beta": beta, "gamma": gamma}
 
     def _download_and_prepare(self, dl_manager) -> None:
         """Nothing to download; the scorer of the load-time options is made now (paraphrase index
@@ -147,7 +160,7 @@ class MeteorMetric(evaluate.Metric):
         ``evaluate.load`` and the first ``compute()`` is fast."""
         options = dict(self._options)
         check_tokenize(options.pop("tokenize"))
-        get_scorer(self._config_profile(), **options)
+        get_scorer(self._config_profile(), **_given(options))
 
     def _config_profile(self) -> str:
         """The profile the config name selects (``default``: the default profile)."""
@@ -185,7 +198,7 @@ class MeteorMetric(evaluate.Metric):
                             f"return_segment_scores, {', '.join(self._options)}")
         options = {**self._options, **options}
         tokenize = options.pop("tokenize")
-        scorer = get_scorer(profile or self._config_profile(), **options)
+        scorer = get_scorer(profile or self._config_profile(), **_given(options))
         pairs = [pretokenize(h, r, tokenize) for h, r in zip(predictions, references)]
         result = scorer.corpus_score([h for h, _ in pairs], [r for _, r in pairs])
         output = {

@@ -8,8 +8,10 @@ it is a lemma name without "_" of a synset of the hypothesis stem). Then P = m/|
 R = m/|ref|, Fmean = PR/(alpha P + (1 - alpha) R), penalty = gamma (chunks/m)^beta and
 score = (1 - penalty) Fmean, 0.0 wherever NLTK divides by zero; several references: the maximum.
 
-WordNet comes from the packaged table (:mod:`meteor_metric.meteor15.nltk_wordnet`); the stemmer and the
-``word_tokenize`` tokenizer are NLTK's own code, which needs no data files.
+Texts become tokens as Hugging Face's ``evaluate.load("meteor")`` makes them by default:
+``nltk.word_tokenize(text)``, Punkt English sentences first (:mod:`meteor_metric.profiles.nltk_punkt`,
+the model shipped with the package), then NLTK's Treebank words. WordNet comes from the packaged table
+(:mod:`meteor_metric.meteor15.nltk_wordnet`); the stemmer and the tokenizers are NLTK's own code.
 """
 
 from __future__ import annotations
@@ -32,11 +34,15 @@ from ..core.scorer import Accumulator, Scorer, first_best
 from ..core.stats import MeteorStats, StatsTotal
 from ..meteor15.matcher import cached_map
 from ..meteor15.nltk_wordnet import NltkWordNet
+from .nltk_punkt import word_tokenize_punkt
 
 __all__ = ["NltkMeteor", "NLTK_VERSION", "TOKENIZERS"]
 
 NLTK_VERSION = "3.10.4"
-TOKENIZERS = ("word_tokenize", "split")
+TOKENIZERS = ("word_tokenize", "word_tokenize_line", "split")
+#: Each tokenizer's name in the signature; a bare ``tok:word_tokenize`` was the line mode (no Punkt).
+_TOKENIZER_TAGS = {"word_tokenize": "word_tokenize+punkt", "word_tokenize_line": "word_tokenize_line",
+                   "split": "split"}
 EXACT, STEM, WORDNET = 0, 1, 2  # module numbers in alignments and statistics
 MODULES = ("exact", "stem", "wordnet")
 _TEXT_CACHE_SIZE = 1 << 13
@@ -56,8 +62,10 @@ class _Metrics(NamedTuple):
 class NltkMeteor(Scorer):
     r"""NLTK's METEOR (``nltk.translate.meteor_score.meteor_score``, NLTK 3.10.4) on raw texts.
 
-    ``tokenizer`` is ``"word_tokenize"`` (``nltk.tokenize.word_tokenize(text, preserve_line=True)``)
-    or ``"split"`` (``str.split()``). A scorer is safe to share between threads.
+    ``tokenizer`` is ``"word_tokenize"`` (default: ``nltk.word_tokenize(text)``, Punkt sentences then
+    Treebank words, as HF's module runs it), ``"word_tokenize_line"``
+    (``nltk.word_tokenize(text, preserve_line=True)``: no sentence splitting) or ``"split"``
+    (``str.split()``). A scorer is safe to share between threads.
 
     >>> m = NltkMeteor()
     >>> m.sentence_score("the cat sat on the mat", "the cat sat on the mat").score
@@ -76,14 +84,14 @@ class NltkMeteor(Scorer):
         if tokenizer not in TOKENIZERS:
             raise ValueError(f"tokenizer must be one of {', '.join(map(repr, TOKENIZERS))}, got {tokenizer!r}")
         self.tokenizer = tokenizer
-        self._split: Callable[[str], list[str]] = str.split if tokenizer == "split" else _word_tokenize
+        self._split: Callable[[str], list[str]] = _SPLITTERS[tokenizer]
         self._stem_word = PorterStemmer().stem  # NLTK_EXTENSIONS, as meteor_score's default stemmer
         self._stems: dict[str, str] = {}
         self._wordnet: Optional[NltkWordNet] = None
         self._tokens = lru_cache(maxsize=_TEXT_CACHE_SIZE)(self._tokens_uncached)
         self._base_signature = "|".join((
             "meteor-nltk", f"nltk:{NLTK_VERSION}-compatible",
-            f"a:{self.alpha!r},b:{self.beta!r},g:{self.gamma!r}", f"tok:{tokenizer}", "wn:3.0"))
+            f"a:{self.alpha!r},b:{self.beta!r},g:{self.gamma!r}", f"tok:{_TOKENIZER_TAGS[tokenizer]}", "wn:3.0"))
 
     # -- public API ----------------------------------------------------------------------------
 
@@ -263,8 +271,12 @@ def _count_chunks(pairs: Pairs) -> int:
     return chunks
 
 
-def _word_tokenize(text: str) -> list[str]:
-    return word_tokenize(text, preserve_line=True)  # no sentence splitting, so no punkt data
+def _word_tokenize_line(text: str) -> list[str]:
+    return word_tokenize(text, preserve_line=True)  # no sentence splitting
+
+
+_SPLITTERS: dict[str, Callable[[str], list[str]]] = {
+    "word_tokenize": word_tokenize_punkt, "word_tokenize_line": _word_tokenize_line, "split": str.split}
 
 
 def _lower_tokens(tokens: object, where: str) -> tuple[str, ...]:

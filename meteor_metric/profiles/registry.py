@@ -36,7 +36,7 @@ DEFAULT_PROFILE = "meteor-1.5"
 #: The ``normalization`` values each profile accepts; the first is its default.
 PROFILE_NORMALIZATIONS = {
     "meteor-1.5": ("norm", "norm_nopunct", "lc_only", "no_norm") + EXTENSION_NORMALIZATIONS,
-    "nltk": ("word_tokenize", "split"),
+    "nltk": ("word_tokenize", "word_tokenize_line", "split"),
     "original": ("norm",),
 }
 
@@ -152,8 +152,14 @@ def scorer_spec(profile: str = DEFAULT_PROFILE, language: str = "en", task: Opti
 
 
 def _foreign_option(name: str, value: Any, owner: str, profile: str) -> ValueError:
-    return ValueError(f"{name}={value!r} is an option of the {owner} profile; it does not apply to the "
-                      f"{profile} profile")
+    message = f"{name}={value!r} is an option of the {owner} profile; it does not apply to the {profile} profile"
+    if name in SCORER_OPTIONS["nltk"] and profile == "meteor-1.5":
+        message += ("; the meteor-1.5 profile takes alpha, beta, gamma and delta from task (a preset such as "
+                    "'rank'), params_file (a preset file written by 'meteor-metric tune') or parameters "
+                    "(four numbers: alpha, beta, gamma, delta)")
+    elif name in SCORER_OPTIONS["nltk"]:
+        message += f" (its parameters are fixed, Banerjee & Lavie 2005); use profile='nltk' to set {name}"
+    return ValueError(message)
 
 
 def get_scorer(profile: str = DEFAULT_PROFILE, language: str = "en", task: Optional[str] = None,
