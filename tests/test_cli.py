@@ -1,6 +1,8 @@
 """The command line: output formats and errors that name the problem."""
 
 import json
+import shlex
+import shutil
 import subprocess
 import sys
 
@@ -123,7 +125,7 @@ def _assert_jar_json(stdout: str, golden: dict) -> None:
     assert abs(out["score"] - golden["final_score"]) <= 1e-12
 
 
-@pytest.mark.parametrize("layout", ["jsonl", "tsv", "jsonl+ref-files", "stdin"])
+@pytest.mark.parametrize("layout", ["jsonl", "tsv", "jsonl+ref-files", "stdin", "pipes"])
 def test_input_formats_give_the_jars_numbers(tmp_path, paraphrase_table, layout):
     if layout == "jsonl":
         path = tmp_path / "pairs.jsonl"
@@ -140,9 +142,16 @@ def test_input_formats_give_the_jars_numbers(tmp_path, paraphrase_table, layout)
         refs = tmp_path / "refs.jsonl"
         refs.write_text("".join(json.dumps([a, b]) + "\n" for a, b in zip(*REFS)), encoding="utf-8")
         proc = _cli(["score", "--hyp", str(path), "--ref", str(refs), "--json"])
-    else:
+    elif layout == "stdin":
         proc = _cli(["score", "--hyp", "-", "--ref", str(EXAMPLES / "ref.txt"), "--ref", str(EXAMPLES / "ref2.txt"),
                      "--json"], stdin="".join(h + "\n" for h in HYPS))
+    else:  # every file a pipe that can be read once only, as bash's <(...) gives them
+        if shutil.which("bash") is None:
+            pytest.skip("needs bash for <(...)")
+        pipes = " ".join(f"--ref <(cat {shlex.quote(str(EXAMPLES / name))})" for name in ("ref.txt", "ref2.txt"))
+        proc = subprocess.run(["bash", "-c", f"{shlex.quote(sys.executable)} -m meteor_metric score "
+                               f"--hyp <(cat {shlex.quote(str(EXAMPLES / 'hyp.txt'))}) {pipes} --json"],
+                              capture_output=True, text=True, encoding="utf-8")
     assert proc.returncode == 0, proc.stderr
     _assert_jar_json(proc.stdout, JAR["two_refs"])
 

@@ -9,6 +9,7 @@ import json
 import multiprocessing
 import os
 import shutil
+import stat
 import sys
 import tempfile
 from collections import deque
@@ -199,20 +200,18 @@ def _sniff(path: str, has_refs: bool) -> str:
 class CorpusInput:
     """The corpus the flags name, checked in a first pass, then streamed as often as needed.
 
-    Standard input is copied to a temporary file first, so it can be read twice. With
-    ``--input-format auto`` the format comes from the file name (.jsonl, .tsv), else from the
-    first line (a JSON object: jsonl; a tab and no --ref: tsv), else text."""
+    Standard input and any other file that cannot be read twice (a pipe, ``<(...)``) is copied to a
+    temporary file first; messages keep the name the user gave. With ``--input-format auto`` the format
+    comes from the file name (.jsonl, .tsv), else from the first line (a JSON object: jsonl; a tab and
+    no --ref: tsv), else text."""
 
     def __init__(self, args, hyp: Optional[str] = None):
         hyp = args.hyp if hyp is None else hyp
-        self.ref_paths = list(args.ref)
-        self._spool = None
-        if hyp == "-":
-            self._spool = tempfile.NamedTemporaryFile(prefix="meteor-stdin-", delete=False)
-            shutil.copyfileobj(sys.stdin.buffer, self._spool)
-            self._spool.close()
-        self.hyp_path = self._spool.name if self._spool else hyp
-        self.hyp_name = "<stdin>" if self._spool else hyp
+        self._spools: list[str] = []
+        self.hyp_name = "<stdin>" if hyp == "-" else hyp
+        self.hyp_path = self._readable_twice(hyp)
+        self.ref_names = list(args.ref)
+        self.ref_paths = [self._readable_twice(p) for p in self.ref_names]
         self.fmt = args.input_format
         if self.fmt == "auto":
             name = hyp.lower()
@@ -224,18 +223,44 @@ class CorpusInput:
                              "holds the references too, say how: --input-format jsonl or --input-format tsv")
         self.n_segments = self._check()
 
+    def _readable_twice(self, path: str) -> str:
+        """A spooled copy of stdin, a pipe or a device; else ``path`` (the read reports a missing file)."""
+        if path != "-":
+            try:
+                mode = os.stat(path).st_mode
+            except OSError:
+                return path
+            if not (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode)):
+                return path
+        spool = tempfile.NamedTemporaryFile(prefix="meteor-input-", delete=False)
+        self._spools.append(spool.name)
+        with spool:
+            if path == "-":
+                shutil.copyfileobj(sys.stdin.buffer, spool)
+            else:
+                with open(path, "rb") as source:
+                    shutil.copyfileobj(source, spool)
+        return spool.name
+
+    def _named(self, message: str) -> str:
+        """``message`` with spooled copies called by the names the user gave."""
+        for path, name in zip([self.hyp_path, *self.ref_paths], [self.hyp_name, *self.ref_names]):
+            if path != name:
+                message = message.replace(path, name)
+        return message
+
     def _check(self) -> int:
         """Read and parse every line once (encoding, format, line counts), so errors come before any output."""
         try:
             n = sum(1 for _ in self.pairs())
         except LineCountError as exc:
-            hints = [h for path, name in [(self.hyp_path, self.hyp_name), *zip(self.ref_paths, self.ref_paths)]
+            hints = [h for path, name in zip([self.hyp_path, *self.ref_paths], [self.hyp_name, *self.ref_names])
                      for h in line_count_hints(path, name)]
             self.close()
-            raise InputError("; ".join([str(exc).replace(self.hyp_path, self.hyp_name), *hints])) from None
+            raise InputError(self._named("; ".join([str(exc), *hints]))) from None
         except CorpusFormatError as exc:
             self.close()
-            raise InputError(str(exc).replace(self.hyp_path, self.hyp_name)) from None
+            raise InputError(self._named(str(exc))) from None
         if n == 0:
             self.close()
             raise InputError(f"{self.hyp_name} is empty: nothing to score")
@@ -243,11 +268,14 @@ class CorpusInput:
 
     def pairs(self) -> Iterator[tuple[str, list[str]]]:
         return iter_pairs(iter_lines(self.hyp_path), [iter_lines(p) for p in self.ref_paths], self.fmt,
-                          self.hyp_name, self.ref_paths)
+                          self.hyp_name, self.ref_names)
 
     def close(self) -> None:
-        if self._spool is not None and os.path.exists(self._spool.name):
-            os.unlink(self._spool.name)
+        """Delete the spooled copies."""
+        for path in self._spools:
+            if os.path.exists(path):
+                os.unlink(path)
+        self._spools = []
 
 
 # -- scoring -------------------------------------------------------------------------------------
