@@ -80,6 +80,8 @@ def test_java_line_breaks(tmp_path, capsys):
     (["--lang", "da"], "no normalizer for danish"),
     (["--no-norm", "--no-punct"], "--no-punct only works with --norm"),
     (["--weights", "1.0"], "1 weights for 2 modules"),
+    (["--params", "0.9,3,0.5"], "--params must be 4 numbers (alpha beta gamma delta), got 3"),
+    (["--profile", "nltk", "--params", "0.9,3"], "--params for --profile nltk is alpha,beta,gamma (3 numbers"),
 ])
 def test_bad_flags(tmp_path, capsys, args, message):
     hyp = _write(tmp_path, "h.txt", ["a"])

@@ -38,6 +38,7 @@ def cli_message(text: str, paraphrase_free_modules: Optional[str] = None) -> str
     text = re.sub(rf"'({_MODES})'", r"--normalization \1", text)
     text = re.sub(r"\b(max_segment_tokens|search_budget|beam_size|params_file|paraphrase_table|"
                   r"similarity_threshold|function_words|char_based)\b", lambda m: FLAGS[m.group(1)], text)
+    text = re.sub(r"\bparameters (must be|\(four)", r"--params \1", text)
     text = re.sub(r"\b(from|choose|in) modules\b", r"\1 --modules", text)
     if paraphrase_free_modules:
         text = text.replace("choose --modules without 'paraphrase'",
