@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compile a paraphrase table with the pre-rework compiler (commit 853f551, read with ``git show``)
+"""Compile a paraphrase table with the pre-rework compiler (the package at commit 853f551, from ``git archive``)
 and the current one, each in a new process pinned to one core: wall time and peak RSS side by side.
 
   python benchmarks/bench_index_build.py TABLE.gz [--cpu 0]
@@ -11,13 +11,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 RUN = """
-import sys, time, types, subprocess
+import atexit, io, shutil, sys, tarfile, tempfile, time, subprocess
 from pathlib import Path
-if sys.argv[1] == "old":
-    src = subprocess.run(["git", "-C", sys.argv[3], "show", "853f551:meteor_metric/paraphrase_build.py"],
-                         check=True, capture_output=True, text=True).stdout.replace("from .", "from meteor_metric.")
-    mod = types.ModuleType("old"); exec(compile(src, "old_paraphrase_build.py", "exec"), mod.__dict__)
-    compile_table = mod.compile_table
+if sys.argv[1] == "old":  # the whole package as it was at 853f551, ahead of the installed one on sys.path
+    archive = subprocess.run(["git", "-C", sys.argv[3], "archive", "853f551", "meteor_metric"],
+                             check=True, capture_output=True).stdout
+    old_tree = tempfile.mkdtemp(prefix="meteor-old-")
+    atexit.register(shutil.rmtree, old_tree, ignore_errors=True)
+    tarfile.open(fileobj=io.BytesIO(archive)).extractall(old_tree)
+    sys.path.insert(0, old_tree)
+    from meteor_metric.paraphrase_build import compile_table
+    assert compile_table.__module__ == "meteor_metric.paraphrase_build" and old_tree in sys.modules["meteor_metric"].__file__
 else:
     from meteor_metric.meteor15.paraphrase_build import compile_table
 t = time.perf_counter(); compile_table(Path(sys.argv[2])); print(f"wall {time.perf_counter() - t:.2f}")
