@@ -261,3 +261,12 @@ def test_tune_errors_and_warnings_are_clean(tmp_path):
 def test_typos_get_a_suggestion(typo, suggestion):
     proc = cli([*typo, "--hyp", HYP, "--ref", REF])
     assert proc.returncode == 2 and suggestion in proc.stderr
+
+
+def test_a_typo_in_a_required_flag_is_named():
+    """argparse reports the missing --hyp first; the message also names the typo that caused it."""
+    proc = cli(["score", "--hpy", HYP, "--ref", REF])
+    assert proc.returncode == 2
+    assert "required: --hyp; --hpy is not a flag (did you mean --hyp?)" in proc.stderr
+    abbreviated = cli(["score", "--hy", HYP, "--ref", REF, "-b"])  # argparse's prefix matching still works
+    assert abbreviated.returncode == 0 and abs(float(abbreviated.stdout) - JAR["one_ref"]["final_score"]) <= 1e-12

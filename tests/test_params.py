@@ -49,6 +49,8 @@ def test_language_aliases():
     (dict(parameters="0.9,3.0"), "4 numbers"),
     (dict(parameters="0.9,x,1,1"), "invalid parameters"),
     (dict(language="da"), "no normalizer for danish"),
+    (dict(language="xx"), r"no normalizer for 'xx' \(other\)"),
+    (dict(language="Danish"), "no normalizer for danish"),
     (dict(language="de", modules="exact,synonym"), "only for English"),
     (dict(language="cz", modules="exact,stem"), "no stemmer for czech"),
     (dict(beam_size=0), "positive integer"),

@@ -26,21 +26,41 @@ class Parser(argparse.ArgumentParser):
     """argparse that suggests the closest flag or choice for a typo (Python 3.14's suggest_on_error)."""
 
     option_names: set[str] = set()  # every flag of every command (parsers of one CLI share it)
+    argv: list[str] = []  # the arguments being parsed, for errors that argparse reports first
 
     def add_argument(self, *names, **kwargs):
         Parser.option_names.update(n for n in names if n.startswith("--"))
         return super().add_argument(*names, **kwargs)
 
+    def parse_args(self, args=None, namespace=None):
+        Parser.argv = list(sys.argv[1:] if args is None else args)
+        return super().parse_args(args, namespace)
+
     def error(self, message: str):
         unknown = re.search(r"unrecognized arguments: (\S+)", message)
         choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
-        if unknown:
-            close = difflib.get_close_matches(unknown.group(1).split("=")[0], sorted(Parser.option_names), 1)
+        stray = self._stray_flag() if message.startswith("the following arguments are required") else None
+        if stray:  # argparse names the missing flag first; the typo that caused it is the useful part
+            message += f"; {stray} is not a flag"
+        if unknown or stray:
+            typo = stray or unknown.group(1).split("=")[0]
+            close = difflib.get_close_matches(typo, sorted(Parser.option_names), 1)
         elif choice:
             close = difflib.get_close_matches(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)), 1)
         else:
             close = []
         super().error(message + (f" (did you mean {close[0]}?)" if close else ""))
+
+    @staticmethod
+    def _stray_flag() -> Optional[str]:
+        """The first ``--word`` argument that is no flag, nor an abbreviation of one."""
+        for arg in Parser.argv:
+            name = arg.split("=")[0]
+            if arg == "--":
+                return None
+            if name.startswith("--") and not any(o.startswith(name) for o in Parser.option_names):
+                return name
+        return None
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -146,6 +146,12 @@ class MeteorParams:
         return resolve_params(**_jar_args_to_kwargs(list(args)))
 
 
+def _language_label(given: str, lang: str) -> str:
+    """The resolved language's name, with the user's spelling when it differs (``'xx' (other)``)."""
+    name = LANGUAGE_NAMES[lang]
+    return name if given.lower() in (lang, name) else f"{given!r} ({name})"
+
+
 def resolve_params(
     language: str = "en",
     task: Optional[str] = None,
@@ -230,7 +236,7 @@ def resolve_params(
                          f"{', '.join(NORMALIZATIONS + EXTENSION_NORMALIZATIONS)}")
     if normalization in ("norm", "norm_nopunct") and lang not in SUPPORTED_LANGUAGES:
         raise ValueError(
-            f"METEOR 1.5 has no normalizer for {LANGUAGE_NAMES[lang]} (the jar exits with "
+            f"METEOR 1.5 has no normalizer for {_language_label(language, lang)} (the jar exits with "
             f"'No normalizer for language'); use normalization='lc_only' or 'no_norm', the extension "
             f"'{normalization.replace('norm', 'norm_ext', 1)}' (not in the jar), or a language among "
             f"{', '.join(sorted(SUPPORTED_LANGUAGES))}")
