@@ -263,6 +263,21 @@ def test_typos_get_a_suggestion(typo, suggestion):
     assert proc.returncode == 2 and suggestion in proc.stderr
 
 
+@pytest.mark.parametrize("argv, usage, message", [
+    (["score", "--hyp", HYP, "--ref", REF, "--widht", "3"], "usage: meteor-metric score ",
+     "meteor-metric score: error: unrecognized arguments: --widht 3 (did you mean --width?)"),
+    (["cache", "build", "--lnag", "en"], "usage: meteor-metric cache build ",
+     "meteor-metric cache build: error: unrecognized arguments: --lnag en (did you mean --lang?)"),
+    (["cache", "info", "--formt", "json"], "usage: meteor-metric cache info ",
+     "meteor-metric cache info: error: unrecognized arguments: --formt json (did you mean --format?)"),
+])
+def test_an_unknown_flag_is_reported_with_its_commands_usage(argv, usage, message):
+    """The usage line and the suggestion come from the command the flag was given to, not the top level."""
+    proc = cli(argv)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith(usage) and proc.stderr.rstrip().endswith(message)
+
+
 def test_a_typo_in_a_required_flag_is_named():
     """argparse reports the missing --hyp first; the message also names the typo that caused it."""
     proc = cli(["score", "--hpy", HYP, "--ref", REF])

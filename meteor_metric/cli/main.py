@@ -23,18 +23,37 @@ COMMANDS = {"score": score, "align": align, "compare": compare, "report": report
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse that suggests the closest flag or choice for a typo (Python 3.14's suggest_on_error)."""
+    """argparse that suggests the closest flag or choice for a typo (Python 3.14's suggest_on_error), and
+    reports an unknown argument with the usage line of the (sub)command it was given to."""
 
-    option_names: set[str] = set()  # every flag of every command (parsers of one CLI share it)
     argv: list[str] = []  # the arguments being parsed, for errors that argparse reports first
 
+    def __init__(self, *args, **kwargs):
+        self.option_names: set[str] = set()  # this parser's own --flags
+        self.commands: Optional[argparse.Action] = None  # its subcommands, if it has any
+        super().__init__(*args, **kwargs)
+
     def add_argument(self, *names, **kwargs):
-        Parser.option_names.update(n for n in names if n.startswith("--"))
+        self.option_names.update(n for n in names if n.startswith("--"))
         return super().add_argument(*names, **kwargs)
+
+    def add_subparsers(self, **kwargs):
+        self.commands = super().add_subparsers(**kwargs)
+        return self.commands
 
     def parse_args(self, args=None, namespace=None):
         Parser.argv = list(sys.argv[1:] if args is None else args)
-        return super().parse_args(args, namespace)
+        parsed, unknown = self.parse_known_args(args, namespace)
+        if unknown:
+            self._innermost(parsed).error(f"unrecognized arguments: {' '.join(unknown)}")
+        return parsed
+
+    def _innermost(self, parsed: argparse.Namespace) -> "Parser":
+        """The deepest subcommand's parser that ``parsed`` selected (``cache build`` -> build's parser)."""
+        parser = self
+        while parser.commands is not None and getattr(parsed, parser.commands.dest, None) in parser.commands.choices:
+            parser = parser.commands.choices[getattr(parsed, parser.commands.dest)]
+        return parser
 
     def error(self, message: str):
         unknown = re.search(r"unrecognized arguments: (\S+)", message)
@@ -44,21 +63,20 @@ class Parser(argparse.ArgumentParser):
             message += f"; {stray} is not a flag"
         if unknown or stray:
             typo = stray or unknown.group(1).split("=")[0]
-            close = difflib.get_close_matches(typo, sorted(Parser.option_names), 1)
+            close = difflib.get_close_matches(typo, sorted(self.option_names), 1)
         elif choice:
             close = difflib.get_close_matches(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)), 1)
         else:
             close = []
         super().error(message + (f" (did you mean {close[0]}?)" if close else ""))
 
-    @staticmethod
-    def _stray_flag() -> Optional[str]:
-        """The first ``--word`` argument that is no flag, nor an abbreviation of one."""
+    def _stray_flag(self) -> Optional[str]:
+        """The first ``--word`` argument that is none of this parser's flags, nor an abbreviation of one."""
         for arg in Parser.argv:
             name = arg.split("=")[0]
             if arg == "--":
                 return None
-            if name.startswith("--") and not any(o.startswith(name) for o in Parser.option_names):
+            if name.startswith("--") and not any(o.startswith(name) for o in self.option_names):
                 return name
         return None
 
