@@ -167,7 +167,7 @@ def test_line_count_mismatch_says_where(tmp_path, hyp_bytes, hint):
 # -- messages name CLI flags; every normalization and the original profile's budget reachable ----
 
 PYTHON_SPELLING = ("normalization=", "max_segment_tokens", "search_budget", "paraphrase_table", "beam_size",
-                   "language=", "profile=", "folds=", "OriginalMeteor(")
+                   "language=", "profile=", "folds=", "OriginalMeteor(", "[", "True", "give task", " folds must")
 
 
 def _error(args, tmp_path, lines=("der hund",), stdin=None) -> str:
@@ -187,7 +187,16 @@ def _error(args, tmp_path, lines=("der hund",), stdin=None) -> str:
     (["--profile", "nltk", "--beam", "5"], "--beam 5 is an option of the meteor-1.5 profile"),
     (["--profile", "nltk", "--lang", "de"], "(got --lang de); use --profile meteor-1.5"),
     (["--search-budget", "5"], "--search-budget 5 is an option of the original profile"),
-    (["--profile", "nltk", "--normalization", "lc_only"], "--normalization lc_only does not apply to the nltk"),
+    (["--profile", "nltk", "--normalization", "lc_only"], "error: --normalization lc_only does not apply to the nltk"),
+    (["--profile", "original", "--max-tokens", "5"],
+     "error: --max-tokens 5 is an option of the meteor-1.5 profile; it does not apply to the original profile"),
+    (["--profile", "nltk", "--max-tokens", "5"], "error: --max-tokens 5 is an option of the meteor-1.5 profile"),
+    (["--profile", "nltk", "--weights", "1,0.5"], "error: --weights 1.0,0.5 is an option of the meteor-1.5 profile"),
+    (["--profile", "nltk", "--modules", "exact,stem"], "error: --modules exact,stem is an option of the meteor-1.5"),
+    (["--profile", "nltk", "--char"], "error: --char is an option of the meteor-1.5 profile"),
+    (["--task", "hter", "--params-file", "H"], "--params-file already sets the task and parameters; do not also "
+                                               "give --task"),
+    (["--lang", "ar-bw-red"], "use --normalization lc_only or --normalization no_norm, or a language among"),
 ])
 def test_messages_name_cli_flags(tmp_path, args, message):
     assert message in _error(["score", "--hyp", "H", "--ref", "H", *args], tmp_path)
@@ -247,6 +256,12 @@ def test_tune_errors_and_warnings_are_clean(tmp_path):
     tiny = cli(["tune", "--data", str(data), "--out", str(tmp_path / "p.json"), "--modules", "exact",
                 "--folds", "0", "--random-starts", "2", "--max-evals", "5"])
     assert tiny.returncode == 0 and "meteor-metric: warning: " in tiny.stderr and "only 3 judgments" in tiny.stderr
+    one = cli(["tune", "--data", str(data), "--out", str(tmp_path / "p.json"), "--modules", "exact", "--folds", "1"])
+    assert one.returncode == 2 and "error: --folds must be 0 (no cross-validation) or at least 2, got 1" in one.stderr
+    data.write_text("".join(json.dumps({**r, "human": 0.5}) + "\n" for r in rows))
+    constant = cli(["tune", "--data", str(data), "--out", str(tmp_path / "c.json"), "--modules", "exact"])
+    assert constant.returncode == 2 and "all 3 judgments are equal (0.5)" in constant.stderr
+    assert not (tmp_path / "c.json").exists()
     data.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "human"}) + "\n" for r in rows))
     none = cli(["tune", "--data", str(data), "--out", str(tmp_path / "p.json"), "--modules", "exact"])
     assert none.returncode == 2 and "no segment has a human judgment" in none.stderr

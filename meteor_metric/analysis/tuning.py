@@ -243,6 +243,9 @@ def check_sets(sets: Sequence[TuningSet], folds: int) -> None:
         if len(ts.human) == 0:
             raise ValueError(f"{ts.name}: no segment has a human judgment (is the 'human' field missing from "
                              "every line?); give each judged segment a 'human' number")
+        if np.ptp(ts.human) == 0:
+            raise ValueError(f"{ts.name}: all {len(ts.human)} judgments are equal ({ts.human[0]:g}), so no "
+                             "correlation with them exists; tune on judgments that differ")
         groups = len(np.unique(ts.group[np.unique(ts.judged)]))
         if folds and groups < folds:
             raise ValueError(f"{ts.name}: {folds} folds but only {groups} judged group(s); use folds <= {groups} "
@@ -273,7 +276,12 @@ def tune(sets: Sequence[TuningSet], objective: str, start: Config, *, folds: int
         if report is not None:
             report(fold)
         results.append(fold)
-    return TuneResult(fit(sets, objective, start, seed=seed, **fit_options), results)
+    final = fit(sets, objective, start, seed=seed, **fit_options)
+    if not np.isfinite(final.train):
+        warnings.warn(f"the {objective} correlation on all the data is {final.train} (too few or constant "
+                      "judgments within the sets); the written parameters are not fitted", TuningWarning,
+                      stacklevel=2)
+    return TuneResult(final, results)
 
 
 def make_set(name: str, table: StatsTable, judgments: Sequence[Sequence[float]],

@@ -20,8 +20,14 @@ _MODES = r"norm_ext_nopunct|norm_ext|norm_nopunct|lc_only|no_norm|cjk_char|word_
 
 
 def _assignment(match: re.Match) -> str:
+    """``name=value`` as the flag and the value typed on the command line (a list comma-separated)."""
     flag = FLAGS[match.group(1)]
-    value = match.group(3) if match.group(3) is not None else match.group(2)
+    quoted, listed, plain = match.group(2, 3, 4)
+    if listed is not None:
+        return f"{flag} {','.join(item.strip().strip(chr(39)) for item in listed.split(','))}"
+    value = plain if quoted is None else quoted
+    if value == "True":  # a switch
+        return flag
     return f"{flag} {METAVARS.get(flag, 'VALUE') if value == '...' else value}"
 
 
@@ -33,8 +39,12 @@ def cli_message(text: str, paraphrase_free_modules: Optional[str] = None) -> str
     text = re.sub(r"a larger search_budget to \w+\(search_budget=\.\.\.\)", "a larger --search-budget N", text)
     text = re.sub(r"\buse folds <= (\d+)", r"use --folds \1 (or fewer)", text)
     text = re.sub(r"\(paraphrase_table=\.\.\., CLI --paraphrase-table\)", "(--paraphrase-table FILE)", text)
-    text = re.sub(rf"\b({_NAME})=(?:'([^']*)'|([^\s,;)]+))", _assignment, text)
+    text = re.sub(rf"\b({_NAME})=(?:'([^']*)'|[\[(]([^\])]*)[\])]|([^\s,;)]+))", _assignment, text)
     text = re.sub(rf"(--normalization (?:{_MODES}|norm)) or '({_MODES})'", r"\1 or --normalization \2", text)
+    text = re.sub(rf"\bnormalization '({_MODES})'", r"--normalization \1", text)
+    text = re.sub(r"\b(folds) must\b|\bdo not also give (task|parameters)\b",
+                  lambda m: f"{FLAGS[m.group(1)]} must" if m.group(1) else f"do not also give {FLAGS[m.group(2)]}",
+                  text)
     text = re.sub(rf"'({_MODES})'", r"--normalization \1", text)
     text = re.sub(r"\b(max_segment_tokens|search_budget|beam_size|params_file|paraphrase_table|"
                   r"similarity_threshold|function_words|char_based)\b", lambda m: FLAGS[m.group(1)], text)

@@ -235,11 +235,12 @@ def resolve_params(
         raise ValueError(f"unknown normalization {normalization!r}; choose one of "
                          f"{', '.join(NORMALIZATIONS + EXTENSION_NORMALIZATIONS)}")
     if normalization in ("norm", "norm_nopunct") and lang not in SUPPORTED_LANGUAGES:
+        extension = ("" if lang == "ar-bw-red" else  # norm_ext would split Buckwalter letters (below)
+                     f", the extension '{normalization.replace('norm', 'norm_ext', 1)}' (not in the jar)")
         raise ValueError(
             f"METEOR 1.5 has no normalizer for {_language_label(language, lang)} (the jar exits with "
-            f"'No normalizer for language'); use normalization='lc_only' or 'no_norm', the extension "
-            f"'{normalization.replace('norm', 'norm_ext', 1)}' (not in the jar), or a language among "
-            f"{', '.join(sorted(SUPPORTED_LANGUAGES))}")
+            f"'No normalizer for language'); use normalization='lc_only' or 'no_norm'{extension}, or a "
+            f"language among {', '.join(sorted(SUPPORTED_LANGUAGES))}")
     if normalization in ("norm_ext", "norm_ext_nopunct") and lang == "ar-bw-red":
         raise ValueError(f"{normalization!r} would split Buckwalter letters ($ & * < > | ' ...) off words; "
                          "use 'lc_only' or 'no_norm' for ar-bw-red")

@@ -131,7 +131,7 @@ def scorer_spec(profile: str = DEFAULT_PROFILE, language: str = "en", task: Opti
                      else None)
         if owner is None:
             raise ValueError(f"unknown option {name!r} for the {profile} profile; it takes: {', '.join(own)}")
-        if owner != "meteor-1.5" or options[name] != METEOR15_OPTIONS[name]:
+        if name not in METEOR15_OPTIONS or options[name] != METEOR15_OPTIONS[name]:
             raise _foreign_option(name, options[name], owner, profile)
     config.update((name, value) for name, value in options.items() if name in METEOR15_OPTIONS)
     scorer_options = tuple(sorted((name, value) for name, value in options.items() if name not in METEOR15_OPTIONS))
