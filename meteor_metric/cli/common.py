@@ -18,7 +18,7 @@ from typing import Iterable, Iterator, Optional
 from ..core.corpus_io import FORMATS, CorpusFormatError, LineCountError, iter_lines, iter_pairs, line_count_hints
 from ..meteor15.meteor import BATCH_SIZE, MAX_SEGMENT_TOKENS, SegmentResult
 from ..meteor15.params import LANGUAGE_NAMES, TASKS, normalization_mode
-from ..profiles.original import DEFAULT_SEARCH_BUDGET
+from ..profiles.original_align import DEFAULT_SEARCH_BUDGET
 from ..profiles.registry import DEFAULT_PROFILE, PROFILE_NORMALIZATIONS, PROFILES, SCORER_OPTIONS, Scorer, ScorerSpec
 from ..profiles.registry import scorer_spec as profile_scorer_spec
 
