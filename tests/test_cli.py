@@ -204,7 +204,8 @@ def test_align_shows_the_jars_alignment(tmp_path):
     out = json.loads(_cli(["align", "--hyp", str(path), "--format", "json"]).stdout)
     seg = out["segments"][0]
     modules = row["config"]["modules"]
-    got = [[a["ref_start"], a["ref_len"], a["hyp_start"], a["hyp_len"], modules.index(a["module"])]
+    # the JSON counts words from 1; the stored jar alignment, like Match, from 0
+    got = [[a["ref_position"] - 1, a["ref_len"], a["hyp_position"] - 1, a["hyp_len"], modules.index(a["module"])]
            for a in seg["alignment"]]
     assert got == row["expected"]["alignment"]
     assert " ".join(seg["hyp_tokens"]) == row["expected"]["norm_hyp"]

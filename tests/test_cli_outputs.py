@@ -3,6 +3,7 @@
 Oracle: the jar's scores of the bundled example (examples/jar-scores.json, from the jar's own run)."""
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -71,6 +72,65 @@ def test_align_json_counts_segments_and_references_from_one():
     assert [s["segment"] for s in out["segments"]] == [1, 2, 3, 4, 5]
     assert [s["best_ref"] for s in out["segments"]] == shown
     assert set(shown) == {1, 2}  # both references win somewhere, so an off-by-one would show
+
+
+ALIGN_LINE = re.compile(r"  chunk (\d+) +(\S+) +hyp +(\d+)(?:-(\d+))? '(.*)' +<-> ref +(\d+)(?:-(\d+))? '(.*)'$")
+
+
+def _text_alignment(text: str) -> tuple[list[tuple], dict[str, str]]:
+    """The text view's match lines as (chunk, module, hyp first, hyp last, ref first, ref last, hyp words,
+    ref words), and its unmatched lines by side."""
+    matches, unmatched = [], {}
+    for line in text.splitlines():
+        if m := ALIGN_LINE.match(line):
+            chunk, module, h0, h1, hyp, r0, r1, ref = m.groups()
+            matches.append((int(chunk), module, int(h0), int(h1 or h0), int(r0), int(r1 or r0), hyp, ref))
+        elif line.startswith("  unmatched "):
+            side, _, rest = line.strip().removeprefix("unmatched ").partition(": ")
+            unmatched[side] = rest
+    return matches, unmatched
+
+
+def _json_alignment(segment: dict) -> list[tuple]:
+    """The JSON alignment in the text view's terms, its words looked up by 1-based position."""
+    out = []
+    for a in segment["alignment"]:
+        h0, r0 = a["hyp_position"], a["ref_position"]
+        h1, r1 = h0 + a["hyp_len"] - 1, r0 + a["ref_len"] - 1
+        out.append((a["chunk"], a["module"], h0, h1, r0, r1, " ".join(segment["hyp_tokens"][h0 - 1:h1]),
+                    " ".join(segment["ref_tokens"][r0 - 1:r1])))
+    return out
+
+
+def test_align_counts_word_positions_from_one_in_text_and_json(tmp_path):
+    """Checkable by eye: in 'a b c x' vs 'c b a', hyp word 3 ('c') is ref word 1 and 'x' (word 4) is unmatched."""
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("a b c x\n", encoding="utf-8")
+    ref.write_text("c b a\n", encoding="utf-8")
+    args = ["align", "--hyp", str(hyp), "--ref", str(ref)]
+    text = cli(args).stdout
+    segment = json.loads(cli(args + ["--format", "json"]).stdout)["segments"][0]
+    matches, unmatched = _text_alignment(text)
+    assert matches == [(1, "exact", 3, 3, 1, 1, "c", "c"), (2, "exact", 2, 2, 2, 2, "b", "b"),
+                       (3, "exact", 1, 1, 3, 3, "a", "a")]
+    assert unmatched == {"hyp": "4:x", "ref": "-"}
+    assert _json_alignment(segment) == matches
+    assert [(a["hyp_position"], a["ref_position"]) for a in segment["alignment"]] == [(3, 1), (2, 2), (1, 3)]
+
+
+def test_align_text_and_json_agree_on_multiword_matches():
+    """The example's first segment has paraphrase spans (hyp 22-23 'we know' <-> ref 23-24 'our knowledge')."""
+    args = ["align", *ONE_REF, "--segments", "1"]
+    text = cli(args).stdout
+    segment = json.loads(cli(args + ["--format", "json"]).stdout)["segments"][0]
+    matches, unmatched = _text_alignment(text)
+    assert len(matches) == len(segment["alignment"]) == 25
+    assert _json_alignment(segment) == matches
+    assert (13, "paraphrase", 22, 23, 23, 24, "we know", "our knowledge") in matches
+    assert matches[0][2:6] == (1, 1, 1, 1)  # 'i' is the first word of both
+    matched = {k for m in matches for k in range(m[2], m[3] + 1)}
+    shown = [f"{k}:{w}" for k, w in enumerate(segment["hyp_tokens"], 1) if k not in matched]
+    assert unmatched["hyp"] == " ".join(shown) == "2:want 10:the 21:what"
 
 
 def test_width_and_score_only():

@@ -222,6 +222,8 @@ def test_browser_click_shows_the_alignment(app_url):
         page.wait_for_selector("#alignment svg.meteor-alignment")
         assert page.locator("#alignment svg line").count() == 7
         assert page.locator("#alignment svg rect.chunk").count() == 6  # 3 chunks, framed on both sides
+        labels = [t for t in page.locator("#alignment svg text").all_text_contents() if t.startswith("#")]
+        assert labels == ["#1", "#2", "#3"]  # numbered from 1, like the CLI's chunks and word positions
         page.screenshot(path=str(ARTIFACTS / "space-pair.png"), full_page=True)
     assert (ARTIFACTS / "space-pair.png").stat().st_size > 10_000
 

@@ -1,7 +1,8 @@
-"""Readable views of a METEOR alignment: chunks, an SVG picture and plain text.
+"""Readable views of a METEOR alignment: chunks, an SVG picture, plain text and JSON records.
 
 A chunk is a maximal run of matches that are adjacent, in the same order, in both sentences (the
-unit of METEOR's fragmentation penalty).
+unit of METEOR's fragmentation penalty). ``Match`` holds 0-based token indices (Python's convention);
+every view here numbers words, chunks and matches from 1, as people count.
 """
 
 from __future__ import annotations
@@ -29,6 +30,19 @@ def chunk_ids(alignment: Sequence[Match]) -> list[int]:
     return ids
 
 
+def word_position(index: int) -> int:
+    """The 1-based position shown to people for a 0-based token index."""
+    return index + 1
+
+
+def alignment_records(alignment: Sequence[Match], modules: Sequence[str]) -> list[dict[str, object]]:
+    """One JSON-ready record per match: its chunk, module, and the 1-based position and length of each side."""
+    return [{"chunk": chunk + 1, "module": modules[m.module],
+             "hyp_position": word_position(m.hyp_start), "hyp_len": m.hyp_len,
+             "ref_position": word_position(m.ref_start), "ref_len": m.ref_len}
+            for m, chunk in zip(alignment, chunk_ids(alignment))]
+
+
 def module_counts(alignment: Sequence[Match], modules: Sequence[str]) -> dict[str, int]:
     """Matches per module name, in configuration order (modules without matches give 0)."""
     counts = {name: 0 for name in modules}
@@ -39,7 +53,7 @@ def module_counts(alignment: Sequence[Match], modules: Sequence[str]) -> dict[st
 
 def alignment_text(hyp: Sequence[str], ref: Sequence[str], alignment: Sequence[Match],
                    modules: Sequence[str]) -> str:
-    """One line per match (chunk, module, positions, words), then the unmatched words of each side."""
+    """One line per match (chunk, module, 1-based positions, words), then the unmatched words of each side."""
     lines = []
     hyp_used: set[int] = set()
     ref_used: set[int] = set()
@@ -53,13 +67,15 @@ def alignment_text(hyp: Sequence[str], ref: Sequence[str], alignment: Sequence[M
                      f"hyp {_span(hyp_span):>7} {' '.join(hyp[k] for k in hyp_span)!r:<24} "
                      f"<-> ref {_span(ref_span):>7} {' '.join(ref[k] for k in ref_span)!r}")
     for side, tokens, used in (("hyp", hyp, hyp_used), ("ref", ref, ref_used)):
-        rest = [f"{k}:{t}" for k, t in enumerate(tokens) if k not in used]
+        rest = [f"{word_position(k)}:{t}" for k, t in enumerate(tokens) if k not in used]
         lines.append(f"  unmatched {side}: {' '.join(rest) if rest else '-'}")
     return "\n".join(lines)
 
 
 def _span(span: range) -> str:
-    return str(span.start) if len(span) == 1 else f"{span.start}-{span.stop - 1}"
+    """A span of 0-based indices as 1-based positions: ``4`` or ``22-23`` (both ends included)."""
+    first, last = word_position(span.start), word_position(span.stop - 1)
+    return str(first) if first == last else f"{first}-{last}"
 
 
 _CHAR_PX = 8.4  # monospace advance at 14 px

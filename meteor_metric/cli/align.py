@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Optional, TextIO
 
-from ..analysis.alignment_view import alignment_text, chunk_ids
+from ..analysis.alignment_view import alignment_records, alignment_text
 from ..core.javafmt import java_double_str
 from .common import EXIT_HELP, INPUT_HELP, CorpusInput, InputError, add_config_args, add_input_args, configured_scorer
 
@@ -17,7 +17,8 @@ examples:
 
 Each segment shows its score and parts, the tokens METEOR aligned, and one line per match:
 its chunk (a run of matches adjacent in both sentences), module, positions and words; then the
-words left unmatched (the information of the jar's -writeAlignments, readable).
+words left unmatched (the information of the jar's -writeAlignments, readable). Positions count
+words from 1, in text and JSON (hyp_position 1 is hyp_tokens[0]).
 
 {INPUT_HELP}
 {EXIT_HELP}"""
@@ -72,8 +73,7 @@ def run(args, out: TextIO) -> None:
                     "segment": k + 1, "score": s.score, "precision": s.precision, "recall": s.recall,
                     "fmean": s.fmean, "fragmentation_penalty": s.fragmentation_penalty, "chunks": s.chunks,
                     "best_ref": s.best_ref + 1, "hyp_tokens": list(s.hyp_tokens), "ref_tokens": list(s.ref_tokens),
-                    "alignment": [dict(m._asdict(), module=modules[m.module], chunk=c + 1)
-                                  for m, c in zip(s.alignment, chunk_ids(s.alignment))],
+                    "alignment": alignment_records(s.alignment, modules),
                 })
                 continue
             out.write(f"Segment {k + 1}: score {java_double_str(s.score)}  P {s.precision:.4f}  "
