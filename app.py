@@ -26,9 +26,10 @@ MAX_REFERENCES = 16
 MAX_LINES = 5_000
 MAX_FILE_BYTES = 2 * 1024 * 1024  # gradio's upload message says "2 Mb"
 MAX_SECONDS = 60.0
-#: States one exact alignment search of the ``original`` profile may visit here (about 0.5 s on a free
-#: core; real sentence pairs need far fewer, long anagrams of a few words far more).
-SEARCH_BUDGET = 50_000
+#: Steps of exact alignment work the ``original`` profile may spend on one segment here, all its
+#: references together (about 1 s on a free core; real sentence pairs need far fewer, long anagrams
+#: of a few words far more).
+SEARCH_BUDGET = 10_000_000
 
 #: Every language of METEOR 1.5, as the menu shows it.
 LANGUAGE_CHOICES = [(f"{code} ({name})", code) for code, name in LANGUAGE_NAMES.items()]
@@ -59,7 +60,8 @@ def _scorer(profile: str, language: str):
 
 def _budget_error(where: str) -> gr.Error:
     return gr.Error(f"{where}: the original profile's exact alignment search gave up after {SEARCH_BUDGET:,} "
-                    "states (a very repetitive segment, e.g. a long anagram of a few words). Shorten it, use the "
+                    "steps (a very repetitive or very long segment, e.g. a long anagram of a few words; all "
+                    "references share the budget). Shorten it, use the "
                     "meteor-1.5 profile, or run get_scorer('original', search_budget=...) locally to wait longer.")
 
 

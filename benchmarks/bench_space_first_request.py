@@ -12,7 +12,6 @@ sentence of 5 distinct words (which its search budget stops with a message).
 from __future__ import annotations
 
 import os
-import random
 import socket
 import subprocess
 import sys
@@ -23,6 +22,9 @@ from pathlib import Path
 
 from gradio_client import Client
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from anagrams import anagram_pair  # noqa: E402,F401  (re-exported for tests/test_space_app.py)
+
 REPO = Path(__file__).resolve().parents[1]
 HYP = "The dogs were running quickly across the wide green field."
 REFS = "A dog ran fast over the broad green meadow.\nThe dogs are in the field."
@@ -32,16 +34,6 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def anagram_pair(n_words: int = 60, seed: int = 0) -> tuple[str, str]:
-    """A shuffled sentence of ``n_words`` over 5 distinct words, and another shuffle of the same words."""
-    rng = random.Random(seed)
-    words = [w for w in ("the", "cat", "sat", "on", "mat") for _ in range(n_words // 5)]
-    rng.shuffle(words)
-    hyp = " ".join(words)
-    rng.shuffle(words)
-    return hyp, " ".join(words)
 
 
 def start_app(uploads: Path, cache: Path, out=subprocess.DEVNULL, timeout: float = 300) -> tuple[subprocess.Popen, str]:

@@ -13,6 +13,10 @@ import pytest
 from meteor_metric import Meteor
 from meteor_metric.core.corpus_io import read_lines
 from meteor_metric.meteor15.paraphrase import ParaphraseTableNotFound
+from meteor_metric.profiles.original_align import DEFAULT_SEARCH_BUDGET
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from anagrams import anagram_pair  # noqa: E402  (shared with the benchmarks)
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 JAR = json.loads((EXAMPLES / "jar-scores.json").read_text(encoding="utf-8"))
@@ -301,9 +305,22 @@ def test_original_profile_search_budget_flag(tmp_path):
     (tmp_path / "hyp.txt").write_text(hyp + "\n")
     (tmp_path / "ref.txt").write_text(ref + "\n")
     base = ["score", "--hyp", str(tmp_path / "hyp.txt"), "--ref", str(tmp_path / "ref.txt"), "--profile", "original"]
-    assert cli(base + ["-b"]).returncode == 0  # a 60-word anagram of 5 words scores within the default budget
+    assert cli(base + ["-b"]).returncode == 0  # a regular 60-word anagram of 5 words scores within the default budget
     err = _error(base + ["--search-budget", "10"], tmp_path)
-    assert "exceeded its budget of 10 states" in err and "a larger --search-budget N" in err
+    assert "segment 1: original profile: the exact alignment search of this segment" in err
+    assert "exceeded its budget of 10 steps" in err and "a larger --search-budget N" in err
+
+
+def test_original_profile_default_budget_refuses_a_random_60_word_anagram(tmp_path):
+    # the case at default settings: a random shuffle is refused with the clear message (no timing here)
+    hyp, ref = anagram_pair(60)
+    (tmp_path / "hyp.txt").write_text("the cat sat on the mat\n" + hyp + "\n")
+    (tmp_path / "ref.txt").write_text("the cat sat on the mat\n" + ref + "\n")
+    err = _error(["score", "--hyp", str(tmp_path / "hyp.txt"), "--ref", str(tmp_path / "ref.txt"),
+                  "--profile", "original"], tmp_path)
+    assert (f"segment 2: original profile: the exact alignment search of this segment (all its references, "
+            f"matching stages and word groups together) exceeded its budget of {DEFAULT_SEARCH_BUDGET} steps") in err
+    assert "pass a larger --search-budget N to wait longer, or shorten or drop the segment" in err
 
 
 def test_tune_errors_and_warnings_are_clean(tmp_path):

@@ -6,7 +6,9 @@ import doctest
 import itertools
 import math
 import random
+import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -15,9 +17,12 @@ from nltk.stem.porter import PorterStemmer
 import meteor_metric.profiles.original
 from meteor_metric import __version__
 from meteor_metric.profiles.original import OriginalMeteor, sum_stats
-from meteor_metric.profiles.original_align import SearchBudgetExceeded, align_stage
+from meteor_metric.profiles.original_align import DEFAULT_SEARCH_BUDGET, SearchBudgetExceeded, align_stage
 from meteor_metric.core.stats import MeteorStats
 from meteor_metric.meteor15.synonyms import SynonymTable
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from anagrams import anagram_groups, anagram_pair  # noqa: E402  (shared with the benchmarks)
 
 # repeats, Porter pairs (cat/cats, sits/sitting) and a non-transitive synonym chain (large~big~bad)
 VOCAB = ["the", "the", "a", ",", "cat", "cats", "car", "cars", "auto", "big", "large", "bad",
@@ -258,7 +263,45 @@ def test_search_budget_raises_a_clear_error():
     ref = [rng.choice("the cat sat on mat".split()) for _ in range(60)]
     hyp = ref[:]
     rng.shuffle(hyp)
-    with pytest.raises(SearchBudgetExceeded, match=r"budget of 500 states.*search_budget"):
+    with pytest.raises(SearchBudgetExceeded, match=r"budget of 500 steps.*search_budget"):
         OriginalMeteor(search_budget=500).sentence_score(" ".join(hyp), [" ".join(ref)])
     with pytest.raises(ValueError, match="search_budget must be a positive int"):
         OriginalMeteor(search_budget=0)
+
+
+BUDGET_MESSAGE = (r"original profile: the exact alignment search of this segment \(all its references, matching "
+                  r"stages and word groups together\) exceeded its budget of {} steps .*pass a larger search_budget "
+                  r"to OriginalMeteor\(search_budget=\.\.\.\) to wait longer, or shorten or drop the segment")
+
+
+def test_default_budget_refuses_a_random_60_word_anagram_of_5_words():
+    """The issue's case at default settings: refused (deterministically: steps are counted, not timed)."""
+    hyp, ref = anagram_pair(60)
+    with pytest.raises(SearchBudgetExceeded, match=BUDGET_MESSAGE.format(DEFAULT_SEARCH_BUDGET)):
+        OriginalMeteor().sentence_score(hyp, [ref])
+
+
+def test_budget_is_shared_by_the_groups_and_references_of_a_segment():
+    """Each group and each reference alone fits 1,000,000 steps (they need about 465,000 and 749,000);
+    one segment with both groups, or with one group twice as reference, does not."""
+    scorer = OriginalMeteor(search_budget=1_000_000)
+    for seeds in ([4], [5]):
+        assert scorer.sentence_score(*anagram_groups(seeds)).score > 0
+    with pytest.raises(SearchBudgetExceeded, match=BUDGET_MESSAGE.format(1000000)):
+        scorer.sentence_score(*anagram_groups([4, 5]))
+    hyp, refs = anagram_groups([5])
+    with pytest.raises(SearchBudgetExceeded, match=BUDGET_MESSAGE.format(1000000)):
+        scorer.sentence_score(hyp, refs * 2)
+    both = OriginalMeteor(search_budget=4_000_000).sentence_score(*anagram_groups([4, 5]))
+    assert both.stats.chunks > 2 and both.stats.test_total_matches == 60
+
+
+def test_default_budget_bounds_a_long_segment_of_many_small_groups():
+    """1,800 words in 60 shuffled groups of 30: one group scores at the default budget, the whole
+    segment is refused (each group used to get a budget of its own: 60 times the work)."""
+    scorer = OriginalMeteor()
+    assert scorer.sentence_score(*anagram_groups([3])).stats.test_total_matches == 30
+    hyp, refs = anagram_groups([3] * 60)
+    assert len(hyp.split()) == 1800
+    with pytest.raises(SearchBudgetExceeded, match=BUDGET_MESSAGE.format(DEFAULT_SEARCH_BUDGET)):
+        scorer.sentence_score(hyp, refs)

@@ -129,8 +129,8 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--similarity-threshold", type=float, metavar="X",
                    help="least WordNet path similarity of the wn_similarity module (default 0.85)")
     p.add_argument("--search-budget", type=positive, metavar="N",
-                   help="original profile: most states one exact alignment search may visit before the segment "
-                        f"is refused (default {DEFAULT_SEARCH_BUDGET:,})")
+                   help="original profile: most steps of exact alignment work one segment may take, all its "
+                        f"references together, before it is refused (default {DEFAULT_SEARCH_BUDGET:,}, about 2 s)")
 
 
 # -- configuration -----------------------------------------------------------------------------

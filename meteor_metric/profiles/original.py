@@ -47,7 +47,7 @@ from ..core.stats import MeteorStats, StatsTotal
 from ..meteor15.aligner import count_chunks
 from ..meteor15.normalize import java_lower, normalize_line, tokenize
 from ..meteor15.synonyms import SynonymTable
-from .original_align import DEFAULT_SEARCH_BUDGET, Pair, align_stage
+from .original_align import DEFAULT_SEARCH_BUDGET, PAIR_STEPS, Pair, SearchBudget, align_stage
 
 MODULES = ("exact", "stem", "synonym")
 _CACHE_SIZE = 1 << 13
@@ -63,10 +63,11 @@ class OriginalMeteor(SummedStatsScorer):
     _exclude_perfect_chunks = False  # a plain sum of the statistics: every segment's chunks count
 
     def __init__(self, search_budget: int = DEFAULT_SEARCH_BUDGET) -> None:
-        """``search_budget``: most states one exact alignment search may visit before it raises
-        :class:`~meteor_metric.profiles.original_align.SearchBudgetExceeded` (roughly 1 s per 100,000 on one core)."""
-        if isinstance(search_budget, bool) or not isinstance(search_budget, int) or search_budget < 1:
-            raise ValueError(f"search_budget must be a positive int, got {search_budget!r}")
+        """``search_budget``: most steps of exact alignment work one segment may take (all its
+        references, stages and word groups together) before scoring it raises
+        :class:`~meteor_metric.profiles.original_align.SearchBudgetExceeded`; see
+        :data:`~meteor_metric.profiles.original_align.DEFAULT_SEARCH_BUDGET` for the time a step takes."""
+        SearchBudget(search_budget)  # checks the value
         self._search_budget = search_budget
         self._porter = PorterStemmer(mode=PorterStemmer.ORIGINAL_ALGORITHM)
         self._synsets = SynonymTable.english().synsets
@@ -80,30 +81,36 @@ class OriginalMeteor(SummedStatsScorer):
         return self._tokens(check_text(text, "text"))
 
     def align(self, hyp: Sequence[str], ref: Sequence[str]) -> list[Match]:
-        """The staged alignment of two token sequences, in reference order."""
+        """The staged alignment of two token sequences, in reference order, within one search budget."""
         for name, tokens in (("hyp", hyp), ("ref", ref)):
             if isinstance(tokens, str) or not all(isinstance(t, str) for t in tokens):
                 raise TypeError(f"{name} must be a sequence of token strings (see tokens())")
+        return self._align(hyp, ref, SearchBudget(self._search_budget))
+
+    def _align(self, hyp: Sequence[str], ref: Sequence[str], budget: SearchBudget) -> list[Match]:
+        """:meth:`align` charging its work to ``budget`` (shared by a segment's references)."""
         matched: dict[int, int] = {}
         module_of: dict[int, int] = {}
         for module in range(len(MODULES)):
             taken = set(matched.values())
             free_ref = [i for i in range(len(ref)) if i not in matched]
             free_hyp = [j for j in range(len(hyp)) if j not in taken]
-            for i, j in align_stage(self._candidates(module, hyp, ref, free_hyp, free_ref), matched,
-                                    self._search_budget).items():
+            for i, j in align_stage(self._candidates(module, hyp, ref, free_hyp, free_ref, budget), matched,
+                                    budget).items():
                 matched[i] = j
                 module_of[i] = module
         return [Match(i, 1, j, 1, module_of[i]) for i, j in sorted(matched.items())]
 
-    def _candidates(self, module: int, hyp: Sequence[str], ref: Sequence[str],
-                    free_hyp: list[int], free_ref: list[int]) -> list[Pair]:
+    def _candidates(self, module: int, hyp: Sequence[str], ref: Sequence[str], free_hyp: list[int],
+                    free_ref: list[int], budget: SearchBudget) -> list[Pair]:
+        """The stage's candidate pairs; building them is charged to ``budget`` first."""
         if module == 0:
-            return _pairs_by_key({i: ref[i] for i in free_ref}, {j: hyp[j] for j in free_hyp})
+            return _pairs_by_key({i: ref[i] for i in free_ref}, {j: hyp[j] for j in free_hyp}, budget)
         if module == 1:
             stem = self._stem
-            return _pairs_by_key({i: stem(ref[i]) for i in free_ref}, {j: stem(hyp[j]) for j in free_hyp})
+            return _pairs_by_key({i: stem(ref[i]) for i in free_ref}, {j: stem(hyp[j]) for j in free_hyp}, budget)
         hyp_sets = [(j, s) for j, s in ((j, self._synsets(hyp[j])) for j in free_hyp) if s]
+        budget.charge(len(free_ref) * len(hyp_sets))  # one set comparison a step
         pairs = []
         for i in free_ref:
             ref_set = self._synsets(ref[i])
@@ -115,9 +122,11 @@ class OriginalMeteor(SummedStatsScorer):
         return self._segment(check_text(hypothesis, "hypothesis"), check_refs(references, "references"))
 
     def corpus_score(self, hypotheses: Sequence[str], references: Sequence[References]) -> CorpusResult:
-        """Score a corpus from its summed statistics; ``references[k]`` belongs to ``hypotheses[k]``."""
+        """Score a corpus from its summed statistics; ``references[k]`` belongs to ``hypotheses[k]``.
+
+        A segment over the search budget is named in the error (``segment k``, from 0, as in :class:`Meteor`)."""
         pairs = list(check_corpus(hypotheses, references))
-        segments = [self._segment(h, r) for h, r in pairs]
+        segments = self.score_pairs(pairs)
         return self.aggregate(segments, [len(r) for _, r in pairs])
 
     def sample_model(self) -> "OriginalModel":
@@ -152,10 +161,11 @@ class OriginalMeteor(SummedStatsScorer):
 
     def _segment(self, hyp: str, refs: Sequence[str]) -> SegmentResult:
         hyp_tokens = self._tokens(hyp)
+        budget = SearchBudget(self._search_budget)  # one budget for all references
 
         def scored(ref: str) -> tuple[Metrics, tuple[str, ...], MeteorStats, list[Match]]:
             ref_tokens = self._tokens(ref)
-            alignment = self.align(hyp_tokens, ref_tokens)
+            alignment = self._align(hyp_tokens, ref_tokens, budget)
             stats = _stats(len(hyp_tokens), len(ref_tokens), alignment)
             return self.score_stats(stats), ref_tokens, stats, alignment
 
@@ -196,10 +206,12 @@ def _preprocess(text: str) -> tuple[str, ...]:
     return tuple(tokenize(java_lower(normalize_line(text, "en", keep_punct=True))))
 
 
-def _pairs_by_key(ref_keys: dict[int, str], hyp_keys: dict[int, str]) -> list[Pair]:
+def _pairs_by_key(ref_keys: dict[int, str], hyp_keys: dict[int, str], budget: SearchBudget) -> list[Pair]:
+    """Pairs of positions with equal keys, charged to ``budget`` before they are built."""
     by_key: dict[str, list[int]] = {}
     for j, key in hyp_keys.items():
         by_key.setdefault(key, []).append(j)
+    budget.charge(PAIR_STEPS * sum(len(by_key.get(key, ())) for key in ref_keys.values()))
     return [(i, j) for i, key in ref_keys.items() for j in by_key.get(key, ())]
 
 

@@ -30,7 +30,9 @@ in the ambiguous words of one component. Measured on one shared core: WMT21 zh-e
 0.4 ms for all three stages, slowest of 2,000 about 0.2-0.4 s; 60 or 100 copies of "the" on
 both sides 0.04-0.3 s ("the" x 300: seconds, the search is cubic there); "the ," against
 ", the" x 50: 0.07-0.17 s; random anagrams over 2-5 distinct words grow exponentially
-(length 24: up to 2 s, length 30 over 5 words: up to 4 s).
+(length 24: up to 2 s, length 30 over 5 words: up to 4 s). A :class:`SearchBudget` bounds the
+work of one segment: candidate pairs and the search's states are charged in steps of roughly equal
+cost, and the search stops with :class:`SearchBudgetExceeded` when the segment's steps run out.
 """
 
 from __future__ import annotations
@@ -43,20 +45,61 @@ Pair = tuple[int, int]
 _popcount: Callable[[int], int] = getattr(int, "bit_count", None) or (lambda x: bin(x).count("1"))
 
 
-DEFAULT_SEARCH_BUDGET = 200_000
+#: Steps of exact alignment work one segment may take (see :class:`SearchBudget`): a step is about
+#: 0.05-0.12 us on one core of the reference machine (CPython 3.11), so a refused segment stops after
+#: 1-2.5 s (``benchmarks/bench_original_budget.py``).
+DEFAULT_SEARCH_BUDGET = 20_000_000
+
+#: Steps charged per candidate pair a stage receives (grouping, bounds, greedy seed: ~1 us a pair).
+PAIR_STEPS = 8
 
 
 class SearchBudgetExceeded(ValueError):
-    """The exact alignment search visited more states than its budget allows."""
+    """The exact alignment search of one segment needed more steps than its budget allows."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"original profile: the exact alignment search of this segment (all its references, matching "
+            f"stages and word groups together) exceeded its budget of {limit} steps (a very repetitive "
+            "or very long segment, e.g. a long anagram of a few words); pass a larger search_budget to "
+            "OriginalMeteor(search_budget=...) to wait longer, or shorten or drop the segment")
+        self.limit = limit
+
+
+class SearchBudget:
+    """The work one segment's exact alignment may still do, shared by every search it needs (each
+    reference, matching stage and ambiguous group), in *steps*: roughly one inner-loop iteration of
+    the search or of the candidate pairing, so that a step costs about the same time on short and
+    on very long segments."""
+
+    def __init__(self, limit: int) -> None:
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"search_budget must be a positive int, got {limit!r}")
+        self.limit = limit
+        self.spent = 0
+
+    @property
+    def left(self) -> int:
+        """Steps still allowed."""
+        return self.limit - self.spent
+
+    def charge(self, steps: int) -> None:
+        """Spend ``steps``; raises :class:`SearchBudgetExceeded` once the total exceeds the limit."""
+        self.spent += steps
+        if self.spent > self.limit:
+            raise SearchBudgetExceeded(self.limit)
 
 
 def align_stage(candidates: Iterable[Pair], earlier: Mapping[int, int],
-                search_budget: int = DEFAULT_SEARCH_BUDGET) -> dict[int, int]:
+                search_budget: int | SearchBudget = DEFAULT_SEARCH_BUDGET) -> dict[int, int]:
     """The stage's best matches as ``{ref: hyp}`` (see the module docstring for "best").
 
-    Raises :class:`SearchBudgetExceeded` when one component's exact search visits more than
-    ``search_budget`` states (highly repetitive segments, e.g. long anagrams of a few words)."""
+    ``search_budget`` is a :class:`SearchBudget` shared with the segment's other searches, or a
+    number of steps for this stage alone. Raises :class:`SearchBudgetExceeded` when it runs out
+    (highly repetitive or very long segments, e.g. long anagrams of a few words)."""
+    budget = search_budget if isinstance(search_budget, SearchBudget) else SearchBudget(search_budget)
     pairs = sorted(set(candidates))
+    budget.charge(PAIR_STEPS * len(pairs))
     taken_cols = set(earlier.values())
     for i, j in pairs:
         if not (isinstance(i, int) and isinstance(j, int)) or i < 0 or j < 0:
@@ -72,7 +115,7 @@ def align_stage(candidates: Iterable[Pair], earlier: Mapping[int, int],
     anchors = set(earlier.items()) | set(chosen.items())
     open_pairs = [p for p in pairs if p[0] not in chosen]  # a forced column has no other candidate
     for group in _components(open_pairs, linked=True):
-        chosen.update(_Component(group, anchors).solve(search_budget))
+        chosen.update(_Component(group, anchors).solve(budget))
     return chosen
 
 
@@ -175,6 +218,18 @@ class _Component:
                     self.active[t].append((mask, kstar, len(part_rows) - k))
                     t += 1
         self._init_link_bound(parts, bit)
+        self.steps = self._state_steps()
+
+    def _state_steps(self) -> list[int]:
+        """Steps charged for a bound at each row: the iterations of :meth:`bound` (classes, column
+        pairs, anchor rows ahead, options). Expanding a state costs one step per option more."""
+        n = len(self.rows)
+        return [1 + len(self.options[t]) + len(self.active[t]) + (self.anchor_from[n] - self.anchor_from[t])
+                + sum(len(masks) for _, masks in self.link_types[t]) for t in range(n)]
+
+    def _greedy_steps(self) -> int:
+        """Steps charged for :meth:`_greedy`: one bound of the classes per option."""
+        return sum(len(opts) * (1 + len(self.active[t + 1])) for t, opts in enumerate(self.options))
 
     def _init_link_bound(self, parts: list[list[Pair]], bit: dict[int, int]) -> None:
         """Each adjacency inside the component takes its own pair of consecutive rows and its own
@@ -230,35 +285,35 @@ class _Component:
                     break
         return self.card_bound(t, used) * self.big + links + first
 
-    def solve(self, budget: int) -> dict[int, int]:
+    def solve(self, budget: SearchBudget) -> dict[int, int]:
+        """The component's best pairs ``{row: column}``; the work is charged to ``budget``."""
+        budget.charge(self._greedy_steps())
         need = max(self._greedy(), self.target * self.big) - 1
         exact: dict[tuple, int] = {}
         choice: dict[tuple, int] = {}
         upper: dict[tuple, int] = {}
         n, big, options, consec, reach = len(self.rows), self.big, self.options, self.consec, self.reach
-        bound_of = self.bound
-        visits = [0]
+        bound_of, steps = self.bound, self.steps
+        allowed, spent = budget.left, [0]
 
         def search(t: int, used: int, prev: int, need: int) -> int:
             """The best suffix value if it exceeds ``need``, else an upper bound <= ``need``."""
             if t == n:
                 return 0
-            visits[0] += 1
-            if visits[0] > budget:
-                raise SearchBudgetExceeded(
-                    f"original profile: the exact alignment search of a {n}-word ambiguous group exceeded its "
-                    f"budget of {budget} states (very repetitive segment, e.g. a long anagram of a few words); "
-                    "pass a larger search_budget to OriginalMeteor(search_budget=...) to wait longer, or "
-                    "shorten or drop the segment")
+            spent[0] += 1
+            if spent[0] > allowed:
+                raise SearchBudgetExceeded(budget.limit)
             key = (t, used & reach[t], prev if consec[t] else -1)
             value = exact.get(key)
             if value is not None:
                 return value
             bound = upper.get(key)
             if bound is None:
+                spent[0] += steps[t]
                 bound = bound_of(t, used, prev)
             if bound <= need:
                 return bound
+            spent[0] += len(options[t])
             best, best_col, failed = need, -1, -1
             for b, col, gain, link in options[t]:
                 if used & b:
@@ -283,7 +338,11 @@ class _Component:
 
         if sys.getrecursionlimit() < n + 100:  # one frame per row
             sys.setrecursionlimit(n + 100)
-        if search(0, 0, -1, need) <= need:
+        try:
+            value = search(0, 0, -1, need)
+        finally:
+            budget.spent += spent[0]
+        if value <= need:
             raise AssertionError("original aligner: no alignment reaches the maximum matching")
         found: dict[int, int] = {}
         used, prev = 0, -1
