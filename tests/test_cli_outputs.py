@@ -187,7 +187,7 @@ def test_a_closed_pipe_ends_quietly(tmp_path, command):
     ref.write_text("\n".join(read_lines(REF) * 20) + "\n", encoding="utf-8")
     proc = subprocess.run(f"{sys.executable} -m meteor_metric {' '.join(command)} --hyp {hyp} --ref {ref} "
                           "| head -1; exit ${PIPESTATUS[0]}", shell=True, executable="/bin/bash",
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, timeout=300)  # a pool that deadlocks fails, not hangs
     assert proc.returncode == 0 and proc.stderr == ""
     assert proc.stdout.startswith("Segment 1")
 

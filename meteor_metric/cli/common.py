@@ -13,6 +13,7 @@ import stat
 import sys
 import tempfile
 from collections import deque
+from concurrent.futures import ProcessPoolExecutor
 from typing import Iterable, Iterator, Optional
 
 from ..core.corpus_io import FORMATS, CorpusFormatError, LineCountError, iter_lines, iter_pairs, line_count_hints
@@ -319,13 +320,21 @@ def score_stream(spec: ScorerSpec, scorer: Scorer, pairs: Iterable[tuple[str, li
         for b, batch in enumerate(_batches(pairs, BATCH_SIZE)):
             yield from zip(scorer.score_pairs(batch, b * BATCH_SIZE + 1), [len(r) for _, r in batch])
         return
-    with multiprocessing.get_context().Pool(workers, initializer=_init_worker, initargs=(spec,)) as pool:
+    # concurrent.futures, not multiprocessing.Pool: Pool.terminate() can deadlock when the reader stops
+    # early (| head) while results fill its pipe; the executor's manager thread always drains them.
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(), initializer=_init_worker,
+                               initargs=(spec,))
+    try:
         pending: deque = deque()
         for b, batch in enumerate(_batches(pairs, batch_size)):
-            pending.append((pool.apply_async(_score_batch, (b * batch_size, batch)), [len(r) for _, r in batch]))
+            pending.append((pool.submit(_score_batch, b * batch_size, batch), [len(r) for _, r in batch]))
             if len(pending) >= 4 * workers:
                 result, n_refs = pending.popleft()
-                yield from zip(result.get(), n_refs)
+                yield from zip(result.result(), n_refs)
         while pending:
             result, n_refs = pending.popleft()
-            yield from zip(result.get(), n_refs)
+            yield from zip(result.result(), n_refs)
+    except BaseException:  # an error, or the consumer stopped (GeneratorExit): drop the queued batches
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
