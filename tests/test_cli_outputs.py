@@ -362,6 +362,8 @@ def test_typos_get_a_suggestion(typo, suggestion):
      "meteor-metric cache build: error: unrecognized arguments: --lnag en (did you mean --lang?)"),
     (["cache", "info", "--formt", "json"], "usage: meteor-metric cache info ",
      "meteor-metric cache info: error: unrecognized arguments: --formt json (did you mean --format?)"),
+    (["align", "--hyp", HYP, "--ref", REF, "--workers", "2"], "usage: meteor-metric align ",
+     "meteor-metric align: error: unrecognized arguments: --workers 2 (--workers is a flag of: score, compare, report)"),
 ])
 def test_an_unknown_flag_is_reported_with_its_commands_usage(argv, usage, message):
     """The usage line and the suggestion come from the command the flag was given to, not the top level."""

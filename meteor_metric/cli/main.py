@@ -27,6 +27,7 @@ class Parser(argparse.ArgumentParser):
     reports an unknown argument with the usage line of the (sub)command it was given to."""
 
     argv: list[str] = []  # the arguments being parsed, for errors that argparse reports first
+    owners: dict[str, list[str]] = {}  # --flag -> the commands (prog names) that have it
 
     def __init__(self, *args, **kwargs):
         self.option_names: set[str] = set()  # this parser's own --flags
@@ -34,7 +35,10 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def add_argument(self, *names, **kwargs):
-        self.option_names.update(n for n in names if n.startswith("--"))
+        for name in names:
+            if name.startswith("--"):
+                self.option_names.add(name)
+                Parser.owners.setdefault(name, []).append(self.prog)
         return super().add_argument(*names, **kwargs)
 
     def add_subparsers(self, **kwargs):
@@ -63,7 +67,10 @@ class Parser(argparse.ArgumentParser):
             message += f"; {stray} is not a flag"
         if unknown or stray:
             typo = stray or unknown.group(1).split("=")[0]
-            close = difflib.get_close_matches(typo, sorted(self.option_names), 1)
+            close = difflib.get_close_matches(typo, sorted(self.option_names), 1, cutoff=0.7)
+            if not close and typo in Parser.owners:  # a flag of another command
+                commands = ", ".join(prog.partition(" ")[2] for prog in Parser.owners[typo])
+                message += f" ({typo} is a flag of: {commands})"
         elif choice:
             close = difflib.get_close_matches(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)), 1)
         else:
