@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from meteor_metric import Meteor
+from meteor_metric.cli.main import main
 from meteor_metric.core.corpus_io import read_lines
 from meteor_metric.meteor15.paraphrase import ParaphraseTableNotFound
 from meteor_metric.profiles.original_align import DEFAULT_SEARCH_BUDGET
@@ -370,6 +371,14 @@ def test_an_unknown_flag_is_reported_with_its_commands_usage(argv, usage, messag
     proc = cli(argv)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith(usage) and proc.stderr.rstrip().endswith(message)
+
+
+def test_a_flag_of_another_command_is_named_once_per_command(capsys):
+    """The CLI built twice in one process (as by two main() calls) still names each command once."""
+    for _ in range(2):
+        with pytest.raises(SystemExit):
+            main(["align", "--hyp", HYP, "--ref", REF, "--workers", "2"])
+        assert capsys.readouterr().err.rstrip().endswith("(--workers is a flag of: score, compare, report)")
 
 
 def test_a_typo_in_a_required_flag_is_named():

@@ -27,7 +27,7 @@ class Parser(argparse.ArgumentParser):
     reports an unknown argument with the usage line of the (sub)command it was given to."""
 
     argv: list[str] = []  # the arguments being parsed, for errors that argparse reports first
-    owners: dict[str, list[str]] = {}  # --flag -> the commands (prog names) that have it
+    owners: dict[str, dict[str, None]] = {}  # --flag -> the commands (prog names, an ordered set) that have it
 
     def __init__(self, *args, **kwargs):
         self.option_names: set[str] = set()  # this parser's own --flags
@@ -38,7 +38,7 @@ class Parser(argparse.ArgumentParser):
         for name in names:
             if name.startswith("--"):
                 self.option_names.add(name)
-                Parser.owners.setdefault(name, []).append(self.prog)
+                Parser.owners.setdefault(name, {})[self.prog] = None  # once, however often the CLI is built
         return super().add_argument(*names, **kwargs)
 
     def add_subparsers(self, **kwargs):
