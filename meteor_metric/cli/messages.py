@@ -24,7 +24,8 @@ def _assignment(match: re.Match) -> str:
     flag = FLAGS[match.group(1)]
     quoted, listed, plain = match.group(2, 3, 4)
     if listed is not None:
-        return f"{flag} {','.join(item.strip().strip(chr(39)) for item in listed.split(','))}"
+        items = (item.strip().strip("'") for item in listed.split(","))
+        return f"{flag} {','.join(items)}"
     value = plain if quoted is None else quoted
     if value == "True":  # a switch
         return flag
@@ -42,9 +43,8 @@ def cli_message(text: str, paraphrase_free_modules: Optional[str] = None) -> str
     text = re.sub(rf"\b({_NAME})=(?:'([^']*)'|[\[(]([^\])]*)[\])]|([^\s,;)]+))", _assignment, text)
     text = re.sub(rf"(--normalization (?:{_MODES}|norm)) or '({_MODES})'", r"\1 or --normalization \2", text)
     text = re.sub(rf"\bnormalization '({_MODES})'", r"--normalization \1", text)
-    text = re.sub(r"\b(folds) must\b|\bdo not also give (task|parameters)\b",
-                  lambda m: f"{FLAGS[m.group(1)]} must" if m.group(1) else f"do not also give {FLAGS[m.group(2)]}",
-                  text)
+    text = re.sub(r"\bfolds must\b", "--folds must", text)
+    text = re.sub(r"\bdo not also give (task|parameters)\b", lambda m: f"do not also give {FLAGS[m.group(1)]}", text)
     text = re.sub(rf"'({_MODES})'", r"--normalization \1", text)
     text = re.sub(r"\b(max_segment_tokens|search_budget|beam_size|params_file|paraphrase_table|"
                   r"similarity_threshold|function_words|char_based)\b", lambda m: FLAGS[m.group(1)], text)
