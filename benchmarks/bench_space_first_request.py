@@ -36,12 +36,14 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_app(uploads: Path, cache: Path, out=subprocess.DEVNULL, timeout: float = 300) -> tuple[subprocess.Popen, str]:
-    """``python app.py`` on a free port with its upload and METEOR cache folders, once it serves: (process, url).
+def start_app(uploads: Path, cache: Path, out=subprocess.DEVNULL, timeout: float = 300,
+              **environ: str) -> tuple[subprocess.Popen, str]:
+    """``python app.py`` on a free port with its upload and METEOR cache folders (and any further
+    environment variables), once it serves: (process, url).
 
     Raises ``RuntimeError`` when it exits or does not serve within ``timeout`` seconds (then it is stopped)."""
     env = dict(os.environ, GRADIO_SERVER_PORT=str(_free_port()), GRADIO_ANALYTICS_ENABLED="False",
-               GRADIO_TEMP_DIR=str(uploads), METEOR_METRIC_CACHE=str(cache))
+               GRADIO_TEMP_DIR=str(uploads), METEOR_METRIC_CACHE=str(cache), **environ)
     url = f"http://127.0.0.1:{env['GRADIO_SERVER_PORT']}/"
     deadline = time.monotonic() + timeout
     proc = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)

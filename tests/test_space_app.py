@@ -29,12 +29,17 @@ EXAMPLES = REPO / "examples"
 JAR = json.loads((EXAMPLES / "jar-scores.json").read_text(encoding="utf-8"))
 sys.path.insert(0, str(REPO / "benchmarks"))
 from bench_space_first_request import anagram_pair, start_app  # noqa: E402  (shared with the benchmark)
+from slow_inputs import repeated_word_pair  # noqa: E402
 
 SPACE_JAR = json.loads((REPO / "tests" / "data" / "space" / "jar-scores.json").read_text(encoding="utf-8"))
 PAIR_HYP = "The cat sat quickly on the big mat."
 PAIR_REFS = "A cat was sitting on the large mat.\nThe cat sat on the mat."
 PAIR_JAR_SCORE = 0.461572455914816
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DEADLINE = 12  # seconds of scoring per request in the app these tests start
+#: How long a test waits for an answer the deadline must bring (a generous guard, not a timing claim:
+#: benchmarks/bench_space_limits.py measures the times).
+GUARD = 150
 
 
 @pytest.fixture(scope="module")
@@ -43,12 +48,13 @@ def app(tmp_path_factory):
     uploads, cache = tmp_path_factory.mktemp("gradio"), tmp_path_factory.mktemp("meteor-cache")
     log = tmp_path_factory.mktemp("app") / "app.log"
     with open(log, "wb") as out:
-        try:
-            proc, url = start_app(uploads, cache, out, timeout=180)
+        try:  # a deadline shorter than the Space's 55 s keeps the slow-input tests short
+            proc, url = start_app(uploads, cache, out, timeout=180, METEOR_SPACE_MAX_SECONDS=str(DEADLINE))
         except RuntimeError as exc:
             pytest.fail(f"{exc}:\n{log.read_text(errors='replace')[-3000:]}")
     try:
-        yield SimpleNamespace(url=url, uploads=uploads, cache_at_start=sorted(p.name for p in cache.iterdir()))
+        yield SimpleNamespace(url=url, uploads=uploads, log=log,
+                              cache_at_start=sorted(p.name for p in cache.iterdir()))
     finally:
         proc.terminate()
         proc.wait(timeout=30)
@@ -131,25 +137,174 @@ def test_api_original_profile_gives_up_on_a_long_anagram_with_a_clear_message(ap
     assert summary.startswith("### METEOR ")
 
 
-def test_upload_layer_refuses_oversized_files_and_keeps_no_upload(app, tmp_path):
+def test_upload_layer_refuses_oversized_files(app):
     # gradio's own max_file_size: the upload endpoint answers 413 while the body streams in, and the
     # partial file is gone (gradio_client refuses such a file before sending it, so post it by hand).
     httpx = pytest.importorskip("httpx")
+    before = _kept_uploads(app.uploads)
     big = b"the cat sat on the mat\n" * 100_000  # 2.3 MiB > the Space's 2 MiB
     response = httpx.post(f"{app.url}gradio_api/upload", files={"files": ("big.txt", big, "text/plain")}, timeout=60)
     assert response.status_code == 413, response.text
     assert f"maximum allowed size of {2 * 1024 * 1024} bytes" in response.text
-    assert _kept_uploads(app.uploads) == []
-    # files that are scored are deleted once read, whatever the outcome
+    assert _kept_uploads(app.uploads) == before
+
+
+def test_api_keeps_scored_uploads_for_another_score(app):
+    # issue 28: the Corpus tab deleted the uploads once scored, so another profile meant uploading again.
+    # They stay (gradio's cache deletes them after an hour) and score again.
     client = gradio_client.Client(app.url, verbose=False)
     client.predict(gradio_client.handle_file(str(EXAMPLES / "hyp.txt")),
                    [gradio_client.handle_file(str(EXAMPLES / "ref.txt"))],
                    "text", "meteor-1.5", "en", api_name="/score_corpus")
-    bad = tmp_path / "bad.jsonl"
-    bad.write_text("not json\n", encoding="utf-8")
-    with pytest.raises(Exception, match="hypothesis file"):
-        client.predict(gradio_client.handle_file(str(bad)), [], "jsonl", "meteor-1.5", "en", api_name="/score_corpus")
-    assert _kept_uploads(app.uploads) == []
+    kept = {p.name: p for p in _kept_uploads(app.uploads)}
+    assert {"hyp.txt", "ref.txt"} <= set(kept)
+    assert kept["hyp.txt"].read_bytes() == (EXAMPLES / "hyp.txt").read_bytes()
+
+
+def test_api_scores_concurrent_identical_uploads(app_url):
+    # issue 25 item 10: identical uploads share one path in gradio's cache; the first request to finish
+    # deleted the file the others were reading (8 of 50 failed). Each request now reads its own copy and
+    # none deletes: all 24 score like the jar.
+    client = gradio_client.Client(app_url, verbose=False)
+    hyp, ref = (gradio_client.handle_file(str(EXAMPLES / name)) for name in ("hyp.txt", "ref.txt"))
+    jobs = [client.submit(hyp, [ref], "text", "meteor-1.5", "en", api_name="/score_corpus_json") for _ in range(24)]
+    scores = [job.result(timeout=GUARD)["score"] for job in jobs]
+    assert all(abs(score - JAR["one_ref"]["final_score"]) <= 1e-12 for score in scores), scores
+
+
+def test_api_json_endpoints_return_the_numbers(app_url):
+    # issue 28: the API returned Markdown and HTML only, under names like value_14. The jar's statistics
+    # for this pair (-l en -norm -r 2): 7 matches, 3 chunks, best reference 2.
+    client = gradio_client.Client(app_url, verbose=False)
+    pair = client.predict(PAIR_HYP, PAIR_REFS, "meteor-1.5", "en", api_name="/score_pair_json")
+    assert abs(pair["score"] - PAIR_JAR_SCORE) <= 1e-12
+    assert (pair["matches"], pair["chunks"], pair["best_reference"], pair["references"]) == (7, 3, 2, 2)
+    assert pair["matches_by_module"] == {"exact": 7, "stem": 0, "synonym": 0, "paraphrase": 0}
+    assert (pair["hypothesis_length"], pair["reference_length"]) == (9, 7)
+    assert abs(pair["fmean"] * (1 - pair["penalty"]) - pair["score"]) <= 1e-12  # METEOR's formula, field by field
+    assert 0 < pair["precision"] < pair["recall"] == 1.0  # every reference word matched, not every hypothesis word
+    assert pair["signature"].startswith("meteor-1.5|lang:en|")
+    refs = [gradio_client.handle_file(str(EXAMPLES / name)) for name in ("ref.txt", "ref2.txt")]
+    corpus = client.predict(gradio_client.handle_file(str(EXAMPLES / "hyp.txt")), refs, "text", "meteor-1.5", "en",
+                            api_name="/score_corpus_json")
+    assert abs(corpus["score"] - JAR["two_refs"]["final_score"]) <= 1e-12
+    assert corpus["segments"] == len(corpus["segment_scores"]) == len(corpus["best_references"]) == 100
+    assert max(abs(a - b) for a, b in zip(corpus["segment_scores"], JAR["two_refs"]["segment_scores"])) <= 1e-12
+    assert set(corpus["best_references"]) <= {1, 2} and "|nrefs:2|" in corpus["signature"]
+    assert abs(corpus["fmean"] * (1 - corpus["penalty"]) - corpus["score"]) <= 1e-12
+    assert 0 < corpus["precision"] < 1 and 0 < corpus["recall"] < 1 and corpus["chunks"] > 100
+    # every endpoint a client needs is named, and so is everything it returns
+    api = client.view_api(print_info=False, return_format="dict")["named_endpoints"]
+    assert {"/score_pair", "/score_pair_json", "/score_corpus", "/score_corpus_json"} <= set(api)
+    labels = [r["label"] for endpoint in api.values() for r in endpoint["returns"]]
+    assert not [label for label in labels if label.startswith("value_")], labels
+
+
+def test_api_refuses_too_many_references_per_segment(app_url, tmp_path):
+    # issue 25 item 3: /score_corpus accepted 200 references for a segment; both tabs take 16.
+    client = gradio_client.Client(app_url, verbose=False)
+    with pytest.raises(Exception, match="this pair has 17 references; this demo takes at most 16 per segment"):
+        client.predict("a cat", "\n".join(["a cat"] * 17), "meteor-1.5", "en", api_name="/score_pair_json")
+    many = tmp_path / "many.jsonl"
+    many.write_text(json.dumps({"hyp": "a cat", "refs": ["a cat"] * 200}) + "\n", encoding="utf-8")
+    with pytest.raises(Exception, match="segment 1 has 200 references; this demo takes at most 16 per segment"):
+        client.predict(gradio_client.handle_file(str(many)), [], "jsonl", "meteor-1.5", "en",
+                       api_name="/score_corpus_json")
+    many.write_text(json.dumps({"hyp": "a cat", "refs": ["a cat"] * 16}) + "\n", encoding="utf-8")
+    assert client.predict(gradio_client.handle_file(str(many)), [], "jsonl", "meteor-1.5", "en",
+                          api_name="/score_corpus_json")["score"] > 0.9
+
+
+def _slow_corpus(tmp_path: Path, segments: int) -> list:
+    """Files of ``segments`` copies of the slow pair (3 references): text hypotheses and 3 reference files."""
+    hyp, refs = repeated_word_pair(3)
+    (tmp_path / "hyp.txt").write_text((hyp + "\n") * segments, encoding="utf-8")
+    for k, ref in enumerate(refs):
+        (tmp_path / f"ref{k}.txt").write_text((ref + "\n") * segments, encoding="utf-8")
+    return [gradio_client.handle_file(str(tmp_path / "hyp.txt")),
+            [gradio_client.handle_file(str(tmp_path / f"ref{k}.txt")) for k in range(len(refs))]]
+
+
+def test_api_stops_slow_requests_at_the_deadline(app_url, tmp_path):
+    # issue 25 item 3: a 1,999-character hypothesis of one repeated word against 16 references of the same
+    # word, one changed each, ran about 7 minutes; a corpus of such segments ran past the 60 s check between
+    # segments (one segment took 111 s). The scoring process is killed at the deadline, within a segment,
+    # with a message naming the segment reached.
+    hyp, refs = repeated_word_pair(16)
+    client = gradio_client.Client(app_url, verbose=False)
+    pair = client.submit(hyp, "\n".join(refs), "meteor-1.5", "en", api_name="/score_pair")
+    corpus = client.submit(*_slow_corpus(tmp_path, 2), "text", "meteor-1.5", "en", api_name="/score_corpus_json")
+    with pytest.raises(Exception, match=rf"this pair took longer than this demo's {DEADLINE} s: a very long or "
+                                        "repetitive input. Shorten it, or score it with the meteor-metric command"):
+        pair.result(timeout=GUARD)
+    with pytest.raises(Exception, match=rf"this corpus took longer than this demo's {DEADLINE} s \(stopped at "
+                                        r"segment 1\)"):
+        corpus.result(timeout=GUARD)
+
+
+def test_api_answers_a_normal_request_sent_alongside_two_slow_ones(app_url):
+    # issue 25 item 3: two slow requests held both queue slots and a normal request waited 144 s behind them.
+    # Scoring runs in processes of its own, 4 requests at once: the normal one is answered while they run.
+    hyp, refs = repeated_word_pair(16)
+    client = gradio_client.Client(app_url, verbose=False)
+    slow = [client.submit(hyp, "\n".join(refs), "meteor-1.5", "en", api_name="/score_pair_json") for _ in range(2)]
+    normal = client.submit(PAIR_HYP, PAIR_REFS, "meteor-1.5", "en", api_name="/score_pair_json")
+    assert abs(normal.result(timeout=GUARD)["score"] - PAIR_JAR_SCORE) <= 1e-12
+    assert not any(job.done() for job in slow)  # answered before the slow ones end
+    for job in slow:
+        with pytest.raises(Exception, match="took longer than"):
+            job.result(timeout=GUARD)
+
+
+#: Bad inputs a client can send, each with the start of the message it gets back.
+BAD_INPUTS = [
+    (("x", "y", "bogus", "en"), "/score_pair", "Value: bogus is not in the list of choices"),
+    (("x", "y", "meteor-1.5", "xx"), "/score_pair_json", "Value: xx is not in the list of choices"),
+    (("x", "y", "nltk", "de"), "/score_pair", "the nltk profile is English only"),
+    (("x", "", "meteor-1.5", "en"), "/score_pair", "give at least one reference"),
+    ((None, "y", "meteor-1.5", "en"), "/score_pair_json", "the hypothesis must be text"),
+    (("x " * 1500, "y", "meteor-1.5", "en"), "/score_pair", "the hypothesis has 3,000 characters"),
+    ((*anagram_pair(60), "original", "en"), "/score_pair", "this pair: the original profile's exact alignment"),
+]
+
+
+def test_user_errors_are_refused_without_a_traceback_in_the_server_log(app, tmp_path):
+    # issue 28: user input errors printed full tracebacks in the server log (gr.Error prints one unless
+    # told not to, and so do gradio's own checks of choices and file types).
+    (tmp_path / "bad.jsonl").write_text("not json\n", encoding="utf-8")
+    (tmp_path / "bad.txt").write_bytes(b"\xff\xfe bad\n")
+    (tmp_path / "empty.txt").write_bytes(b"")
+    (tmp_path / "x.pdf").write_text("a cat\n", encoding="utf-8")
+    file = gradio_client.handle_file
+    ref = file(str(EXAMPLES / "ref.txt"))
+    bad = BAD_INPUTS + [
+        ((file(str(tmp_path / "bad.jsonl")), [], "jsonl", "meteor-1.5", "en"), "/score_corpus",
+         "hypothesis file: line 1 is not JSON"),
+        ((file(str(tmp_path / "bad.txt")), [ref], "text", "meteor-1.5", "en"), "/score_corpus_json",
+         "hypothesis file: line 1 is not valid UTF-8"),
+        ((file(str(tmp_path / "empty.txt")), [ref], "text", "meteor-1.5", "en"), "/score_corpus", "reference file 1"),
+        ((file(str(tmp_path / "x.pdf")), [ref], "text", "meteor-1.5", "en"), "/score_corpus", "Invalid file type"),
+        ((file(str(EXAMPLES / "hyp.txt")), [ref], "xml", "meteor-1.5", "en"), "/score_corpus_json",
+         "Value: 'xml' (type: <class 'str'>) is not in the list of choices"),
+        ((None, [ref], "text", "meteor-1.5", "en"), "/score_corpus_json", "upload the hypothesis file"),
+    ]
+    client = gradio_client.Client(app.url, verbose=False)
+    for args, api_name, message in bad:
+        with pytest.raises(Exception, match=re.escape(message)):
+            client.predict(*args, api_name=api_name)
+    client.predict(PAIR_HYP, PAIR_REFS, "meteor-1.5", "en", api_name="/score_pair")  # the log is written by now
+    log = app.log.read_text(errors="replace")
+    assert "Traceback" not in log, log[-3000:]
+
+
+def test_header_links_nowhere_dead(app_url):
+    # issue 28: the header linked to https://pypi.org/project/meteor-metric/, which does not exist (the
+    # package is not on PyPI). The page links to nothing outside itself.
+    client = gradio_client.Client(app_url, verbose=False)
+    texts = [c.get("props", {}).get("value") for c in client.config["components"]]
+    markdown = " ".join(t for t in texts if isinstance(t, str))
+    assert "# METEOR" in markdown
+    assert not re.findall(r"\]\((?:https?:)?//|href=[\"']?https?:", markdown), markdown
 
 
 needs_chromium = pytest.mark.skipif(CHROMIUM is None,
@@ -173,6 +328,35 @@ def _page(url: str):
             browser.close()
 
 
+#: The character before each line break inside an element, from the rectangles of its characters.
+LINE_ENDS_JS = """e => {
+    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT), chars = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (let i = 0; i < node.length; i++) {
+            const range = document.createRange();
+            range.setStart(node, i);
+            range.setEnd(node, i + 1);
+            const rect = range.getClientRects()[0];
+            if (rect) chars.push([node.data[i], rect.top]);
+        }
+    }
+    const ends = [];
+    for (let k = 1; k < chars.length; k++) if (chars[k][1] > chars[k - 1][1] + 2) ends.push(chars[k - 1][0]);
+    return ends;
+}"""
+
+
+def _assert_signature_wraps_at_bars(page, summary: str, start: str) -> None:
+    # issue 28: the signature box broke lines mid-token (overflow-wrap: anywhere)
+    signature = page.locator(f"{summary} code")
+    assert signature.inner_text().replace("\n", "").startswith(start)
+    overflow = signature.evaluate("e => e.scrollWidth - e.clientWidth")
+    box, column = signature.bounding_box(), page.locator(summary).bounding_box()
+    assert overflow <= 1 and box["x"] + box["width"] <= column["x"] + column["width"] + 1
+    line_ends = signature.evaluate(LINE_ENDS_JS)
+    assert line_ends and set(line_ends) == {"|"}, line_ends  # it wraps, after a "|" each time
+
+
 def _wait_for_summary(page, selector: str, text: str) -> None:
     page.wait_for_selector(f"{selector} h3:has-text({json.dumps(text)})", timeout=60_000)
 
@@ -189,13 +373,8 @@ def test_browser_opens_on_the_scored_example(app_url):
         headers = page.locator("#pair-summary thead tr")
         assert headers.count() == 1
         assert [t.strip() for t in headers.locator("th").all_inner_texts()] == ["statistic", "value"]
-        # the signature wraps inside its column: nothing scrolls or spills past the page
-        signature = page.locator("#pair-summary code")
-        assert signature.inner_text().replace("\n", "").startswith("meteor-1.5|lang:en|")
-        overflow = signature.evaluate("e => e.scrollWidth - e.clientWidth")
-        box, column = signature.bounding_box(), page.locator("#pair-summary").bounding_box()
-        assert overflow <= 1 and box["x"] + box["width"] <= column["x"] + column["width"] + 1
-        assert box["height"] > 30  # more than one line at this width
+        # the signature wraps inside its column, after a "|" only: nothing scrolls or spills past the page
+        _assert_signature_wraps_at_bars(page, "#pair-summary", "meteor-1.5|lang:en|")
         # every language of the engine is in the menu, in the library's order
         page.click("#language input")
         options = page.locator("#language [role=option]")
@@ -240,7 +419,14 @@ def test_browser_typed_references_split_on_newline_only(app_url):
 
 
 @needs_chromium
-def test_browser_scores_uploaded_files_and_keeps_none(app, tmp_path):
+def test_browser_scores_uploaded_files_again_with_another_profile(app, tmp_path):
+    # issue 28: the files were cleared after scoring; they stay, so another profile needs no new upload.
+    # Oracle for the second score: the nltk profile of the library on the same files (scored in-process).
+    from meteor_metric import get_scorer
+
+    hyps = (EXAMPLES / "hyp.txt").read_text(encoding="utf-8").splitlines()
+    refs = zip(*((EXAMPLES / n).read_text(encoding="utf-8").splitlines() for n in ("ref.txt", "ref2.txt")))
+    nltk_score = get_scorer("nltk").corpus_score(hyps, [list(r) for r in refs]).score
     with _page(app.url) as page:
         page.get_by_role("tab", name="Corpus").click()
         page.set_input_files("#hyp-file input[type=file]", str(EXAMPLES / "hyp.txt"))
@@ -253,12 +439,20 @@ def test_browser_scores_uploaded_files_and_keeps_none(app, tmp_path):
         page.wait_for_selector("#segments th")
         headers = [t.strip() for t in page.locator("#segments thead th").all_inner_texts()]
         assert headers[:4] == ["segment", "score", "hypothesis", "best reference"], headers
+        _assert_signature_wraps_at_bars(page, "#corpus-summary", "meteor-1.5|lang:en|")
         page.screenshot(path=str(ARTIFACTS / "space-corpus.png"), full_page=True)
-        assert _kept_uploads(app.uploads) == []
+        for box in ("#hyp-file", "#ref-files"):  # the files are still there
+            assert "KB" in page.inner_text(box)
+        page.locator("#corpus-profile input").click()
+        page.locator("#corpus-profile [role=option][aria-label='nltk']").click()
+        page.click("#score-corpus")
+        _wait_for_summary(page, "#corpus-summary", f"Corpus METEOR {nltk_score:.4f}")
+        assert repr(nltk_score) in page.inner_text("#corpus-summary")
         # an oversized file is refused by gradio's upload layer with its message, and never lands
+        kept = _kept_uploads(app.uploads)
         big = tmp_path / "big.txt"
         big.write_bytes(b"the cat sat on the mat\n" * 100_000)
         page.set_input_files("#hyp-file input[type=file]", str(big))
         page.wait_for_selector(":text('exceed the maximum allowed size')", timeout=30_000)
         page.screenshot(path=str(ARTIFACTS / "space-upload-too-big.png"), full_page=True)
-        assert _kept_uploads(app.uploads) == []
+        assert _kept_uploads(app.uploads) == kept
