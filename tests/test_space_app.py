@@ -167,8 +167,8 @@ def test_api_scores_concurrent_identical_uploads(app_url):
     # none deletes: all 24 score like the jar.
     client = gradio_client.Client(app_url, verbose=False)
     hyp, ref = (gradio_client.handle_file(str(EXAMPLES / name)) for name in ("hyp.txt", "ref.txt"))
-    jobs = [client.submit(hyp, [ref], "text", "meteor-1.5", "en", api_name="/score_corpus_json") for _ in range(24)]
-    scores = [job.result(timeout=GUARD)["score"] for job in jobs]
+    jobs = [client.submit(hyp, [ref], "text", "meteor-1.5", "en", api_name="/score_corpus") for _ in range(24)]
+    scores = [float(re.search(r"score ([0-9.eE-]+) ·", job.result(timeout=GUARD)[0]).group(1)) for job in jobs]
     assert all(abs(score - JAR["one_ref"]["final_score"]) <= 1e-12 for score in scores), scores
 
 
@@ -203,16 +203,17 @@ def test_api_json_endpoints_return_the_numbers(app_url):
 def test_api_refuses_too_many_references_per_segment(app_url, tmp_path):
     # issue 25 item 3: /score_corpus accepted 200 references for a segment; both tabs take 16.
     client = gradio_client.Client(app_url, verbose=False)
-    with pytest.raises(Exception, match="this pair has 17 references; this demo takes at most 16 per segment"):
-        client.predict("a cat", "\n".join(["a cat"] * 17), "meteor-1.5", "en", api_name="/score_pair_json")
     many = tmp_path / "many.jsonl"
     many.write_text(json.dumps({"hyp": "a cat", "refs": ["a cat"] * 200}) + "\n", encoding="utf-8")
     with pytest.raises(Exception, match="segment 1 has 200 references; this demo takes at most 16 per segment"):
         client.predict(gradio_client.handle_file(str(many)), [], "jsonl", "meteor-1.5", "en",
-                       api_name="/score_corpus_json")
+                       api_name="/score_corpus")
     many.write_text(json.dumps({"hyp": "a cat", "refs": ["a cat"] * 16}) + "\n", encoding="utf-8")
-    assert client.predict(gradio_client.handle_file(str(many)), [], "jsonl", "meteor-1.5", "en",
-                          api_name="/score_corpus_json")["score"] > 0.9
+    summary, _, _ = client.predict(gradio_client.handle_file(str(many)), [], "jsonl", "meteor-1.5", "en",
+                                   api_name="/score_corpus")
+    assert "nrefs:16" in summary
+    with pytest.raises(Exception, match="this pair has 17 references; this demo takes at most 16 per segment"):
+        client.predict("a cat", "\n".join(["a cat"] * 17), "meteor-1.5", "en", api_name="/score_pair")
 
 
 def _slow_corpus(tmp_path: Path, segments: int) -> list:
@@ -233,7 +234,7 @@ def test_api_stops_slow_requests_at_the_deadline(app_url, tmp_path):
     hyp, refs = repeated_word_pair(16)
     client = gradio_client.Client(app_url, verbose=False)
     pair = client.submit(hyp, "\n".join(refs), "meteor-1.5", "en", api_name="/score_pair")
-    corpus = client.submit(*_slow_corpus(tmp_path, 2), "text", "meteor-1.5", "en", api_name="/score_corpus_json")
+    corpus = client.submit(*_slow_corpus(tmp_path, 2), "text", "meteor-1.5", "en", api_name="/score_corpus")
     with pytest.raises(Exception, match=rf"this pair took longer than this demo's {DEADLINE} s: a very long or "
                                         "repetitive input. Shorten it, or score it with the meteor-metric command"):
         pair.result(timeout=GUARD)
@@ -247,9 +248,9 @@ def test_api_answers_a_normal_request_sent_alongside_two_slow_ones(app_url):
     # Scoring runs in processes of its own, 4 requests at once: the normal one is answered while they run.
     hyp, refs = repeated_word_pair(16)
     client = gradio_client.Client(app_url, verbose=False)
-    slow = [client.submit(hyp, "\n".join(refs), "meteor-1.5", "en", api_name="/score_pair_json") for _ in range(2)]
-    normal = client.submit(PAIR_HYP, PAIR_REFS, "meteor-1.5", "en", api_name="/score_pair_json")
-    assert abs(normal.result(timeout=GUARD)["score"] - PAIR_JAR_SCORE) <= 1e-12
+    slow = [client.submit(hyp, "\n".join(refs), "meteor-1.5", "en", api_name="/score_pair") for _ in range(2)]
+    normal = client.submit(PAIR_HYP, PAIR_REFS, "meteor-1.5", "en", api_name="/score_pair")
+    assert f"| score | {PAIR_JAR_SCORE!r} |" in normal.result(timeout=GUARD)[0]
     assert not any(job.done() for job in slow)  # answered before the slow ones end
     for job in slow:
         with pytest.raises(Exception, match="took longer than"):
@@ -259,10 +260,10 @@ def test_api_answers_a_normal_request_sent_alongside_two_slow_ones(app_url):
 #: Bad inputs a client can send, each with the start of the message it gets back.
 BAD_INPUTS = [
     (("x", "y", "bogus", "en"), "/score_pair", "Value: bogus is not in the list of choices"),
-    (("x", "y", "meteor-1.5", "xx"), "/score_pair_json", "Value: xx is not in the list of choices"),
+    (("x", "y", "meteor-1.5", "xx"), "/score_pair", "Value: xx is not in the list of choices"),
     (("x", "y", "nltk", "de"), "/score_pair", "the nltk profile is English only"),
     (("x", "", "meteor-1.5", "en"), "/score_pair", "give at least one reference"),
-    ((None, "y", "meteor-1.5", "en"), "/score_pair_json", "the hypothesis must be text"),
+    ((None, "y", "meteor-1.5", "en"), "/score_pair", "the hypothesis must be text"),
     (("x " * 1500, "y", "meteor-1.5", "en"), "/score_pair", "the hypothesis has 3,000 characters"),
     ((*anagram_pair(60), "original", "en"), "/score_pair", "this pair: the original profile's exact alignment"),
 ]
@@ -280,13 +281,13 @@ def test_user_errors_are_refused_without_a_traceback_in_the_server_log(app, tmp_
     bad = BAD_INPUTS + [
         ((file(str(tmp_path / "bad.jsonl")), [], "jsonl", "meteor-1.5", "en"), "/score_corpus",
          "hypothesis file: line 1 is not JSON"),
-        ((file(str(tmp_path / "bad.txt")), [ref], "text", "meteor-1.5", "en"), "/score_corpus_json",
+        ((file(str(tmp_path / "bad.txt")), [ref], "text", "meteor-1.5", "en"), "/score_corpus",
          "hypothesis file: line 1 is not valid UTF-8"),
         ((file(str(tmp_path / "empty.txt")), [ref], "text", "meteor-1.5", "en"), "/score_corpus", "reference file 1"),
         ((file(str(tmp_path / "x.pdf")), [ref], "text", "meteor-1.5", "en"), "/score_corpus", "Invalid file type"),
-        ((file(str(EXAMPLES / "hyp.txt")), [ref], "xml", "meteor-1.5", "en"), "/score_corpus_json",
+        ((file(str(EXAMPLES / "hyp.txt")), [ref], "xml", "meteor-1.5", "en"), "/score_corpus",
          "Value: 'xml' (type: <class 'str'>) is not in the list of choices"),
-        ((None, [ref], "text", "meteor-1.5", "en"), "/score_corpus_json", "upload the hypothesis file"),
+        ((None, [ref], "text", "meteor-1.5", "en"), "/score_corpus", "upload the hypothesis file"),
     ]
     client = gradio_client.Client(app.url, verbose=False)
     for args, api_name, message in bad:
@@ -452,6 +453,8 @@ def test_browser_scores_uploaded_files_again_with_another_profile(app, tmp_path)
         kept = _kept_uploads(app.uploads)
         big = tmp_path / "big.txt"
         big.write_bytes(b"the cat sat on the mat\n" * 100_000)
+        page.reload(wait_until="networkidle")  # empty file boxes
+        page.get_by_role("tab", name="Corpus").click()
         page.set_input_files("#hyp-file input[type=file]", str(big))
         page.wait_for_selector(":text('exceed the maximum allowed size')", timeout=30_000)
         page.screenshot(path=str(ARTIFACTS / "space-upload-too-big.png"), full_page=True)
