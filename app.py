@@ -135,6 +135,7 @@ def within_deadline(fn: Callable, *args, what: str, progress=None) -> Any:
         try:
             kind, value = receiver.recv()
         except EOFError:
+            child.join(5)
             raise RuntimeError(f"the scoring process of {what} ended without an answer "
                                f"(exit status {child.exitcode})") from None
     finally:
