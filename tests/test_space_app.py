@@ -216,14 +216,14 @@ def test_api_refuses_too_many_references_per_segment(app_url, tmp_path):
         client.predict("a cat", "\n".join(["a cat"] * 17), "meteor-1.5", "en", api_name="/score_pair")
 
 
-def _slow_corpus(tmp_path: Path, segments: int) -> list:
-    """Files of ``segments`` copies of the slow pair (3 references): text hypotheses and 3 reference files."""
-    hyp, refs = repeated_word_pair(3)
-    (tmp_path / "hyp.txt").write_text((hyp + "\n") * segments, encoding="utf-8")
-    for k, ref in enumerate(refs):
-        (tmp_path / f"ref{k}.txt").write_text((ref + "\n") * segments, encoding="utf-8")
+def _slow_corpus(tmp_path: Path, words: tuple[str, ...]) -> list:
+    """Files of one slow pair (3 references) per word, as text: the hypotheses and 3 reference files."""
+    pairs = [repeated_word_pair(3, word=word) for word in words]
+    (tmp_path / "hyp.txt").write_text("".join(hyp + "\n" for hyp, _ in pairs), encoding="utf-8")
+    for k in range(3):
+        (tmp_path / f"ref{k}.txt").write_text("".join(refs[k] + "\n" for _, refs in pairs), encoding="utf-8")
     return [gradio_client.handle_file(str(tmp_path / "hyp.txt")),
-            [gradio_client.handle_file(str(tmp_path / f"ref{k}.txt")) for k in range(len(refs))]]
+            [gradio_client.handle_file(str(tmp_path / f"ref{k}.txt")) for k in range(3)]]
 
 
 def test_api_stops_slow_requests_at_the_deadline(app_url, tmp_path):
@@ -234,7 +234,7 @@ def test_api_stops_slow_requests_at_the_deadline(app_url, tmp_path):
     hyp, refs = repeated_word_pair(16)
     client = gradio_client.Client(app_url, verbose=False)
     pair = client.submit(hyp, "\n".join(refs), "meteor-1.5", "en", api_name="/score_pair")
-    corpus = client.submit(*_slow_corpus(tmp_path, 2), "text", "meteor-1.5", "en", api_name="/score_corpus")
+    corpus = client.submit(*_slow_corpus(tmp_path, ("the", "and")), "text", "meteor-1.5", "en", api_name="/score_corpus")
     with pytest.raises(Exception, match=rf"this pair took longer than this demo's {DEADLINE} s: a very long or "
                                         "repetitive input. Shorten it, or score it with the meteor-metric command"):
         pair.result(timeout=GUARD)
