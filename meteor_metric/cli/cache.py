@@ -19,8 +19,8 @@ examples:
   meteor-metric cache info                               # every index, checked section by section
   meteor-metric cache clear                              # delete this package's files from the cache
 
-English's index ships with the package and is used as it is when pycocoevalcap's table matches it
-(sha256). Any other table is compiled once into the cache directory: --cache-dir, else
+English's index ships with the package and is used as it is (no table needed; a table given with
+--paraphrase-table uses it too when its sha256 matches). Any other table is compiled once into the cache directory: --cache-dir, else
 $METEOR_METRIC_CACHE, else $XDG_CACHE_HOME/meteor-metric, else ~/.cache/meteor-metric. A damaged
 index is rebuilt on its next use; 'clear' never touches the shipped indexes or other files.
 """
