@@ -5,19 +5,18 @@
 1.0
 """
 
-import os
+from os.path import abspath as _abspath, dirname as _dirname
 
+from .core.alignment import Match
+from .core.results import CorpusResult, SegmentResult
+from .core.stats import MeteorStats
+from .meteor15.meteor import Meteor
+from .meteor15.params import MeteorParams, resolve_params
+from .profiles.registry import PROFILES, get_scorer
 from .version import __version__
 
 #: The folder to give ``evaluate.load``: the installed package is itself an evaluate module.
-EVALUATE_MODULE = os.path.dirname(os.path.abspath(__file__))
-
-from .core.alignment import Match  # noqa: E402
-from .core.results import CorpusResult, SegmentResult  # noqa: E402
-from .meteor15.meteor import Meteor  # noqa: E402
-from .meteor15.params import MeteorParams, resolve_params  # noqa: E402
-from .profiles.registry import PROFILES, get_scorer  # noqa: E402
-from .core.stats import MeteorStats  # noqa: E402
+EVALUATE_MODULE = _dirname(_abspath(__file__))
 
 
 def load_metric(profile: str = "default", **load_kwargs):

@@ -5,7 +5,8 @@ The table is METEOR 1.5's ``paraphrase-en.gz`` as pycocoevalcap 1.2 ships it
 (``pycocoevalcap/meteor/data/paraphrase-en.gz``, 61,813,011 bytes, sha256 below). The index is what
 meteor-metric would compile into its cache from that table, with the table's mtime recorded as 0 and
 a fixed label as its source, so the file depends only on the table's bytes. At run time the package
-uses it when the installed table has the same size and sha256, so the first score needs no compiling.
+maps it as it is for English when no table is given (no pycocoevalcap needed), and for a given table
+with the same size and sha256, so the first score needs no compiling.
 
   pip install pycocoevalcap==1.2 && python scripts/build_shipped_paraphrase_index.py [--table FILE] [--out FILE]
 """

@@ -50,7 +50,7 @@ def test_line_count_mismatch_names_files(tmp_path, capsys):
     ref = _write(tmp_path, "r.txt", ["a", "b"])
     assert main(["score", "--hyp", hyp, "--ref", ref, *FLAGS]) == 2
     err = capsys.readouterr().err
-    assert f"{hyp} has 3 lines, {ref} has 2" in err
+    assert f"{hyp} has 3 lines, {ref} has 2 lines" in err
 
 
 def test_line_count_mismatch_counts_the_longer_files_to_the_end(tmp_path, capsys):
@@ -58,7 +58,7 @@ def test_line_count_mismatch_counts_the_longer_files_to_the_end(tmp_path, capsys
     r1 = _write(tmp_path, "r1.txt", ["a", "b"])
     r2 = _write(tmp_path, "r2.txt", ["a", "b", "c", "d"])
     assert main(["score", "--hyp", hyp, "--ref", r1, "--ref", r2, *FLAGS]) == 2
-    assert f"line counts differ: {hyp} has 2 lines, {r2} has 4; {hyp}, {r1} ended before line 3\n" in \
+    assert f"line counts differ: {hyp} has 2 lines, {r2} has 4 lines; {hyp}, {r1} ended before line 3\n" in \
         capsys.readouterr().err
 
 

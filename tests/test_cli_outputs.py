@@ -222,7 +222,7 @@ def test_line_count_mismatch_says_where(tmp_path, hyp_bytes, hint):
     proc = subprocess.run([sys.executable, "-m", "meteor_metric", "score", "--hyp", "h.txt", "--ref", "r.txt"],
                           capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 2
-    assert "line counts differ: h.txt has 3 lines, r.txt has 2; r.txt ended before line 3" in proc.stderr
+    assert "line counts differ: h.txt has 3 lines, r.txt has 2 lines; r.txt ended before line 3" in proc.stderr
     if hint:
         assert hint in proc.stderr
     else:

@@ -50,7 +50,7 @@ def test_contributions_sum_in_any_order_and_grouping(meteor):
 
 @pytest.mark.skipif(shutil.which("java") is None and not os.environ.get("JAVA_HOME"), reason="Spark needs Java")
 def test_spark_local_mode_gives_the_single_process_score(meteor, monkeypatch):
-    pyspark = pytest.importorskip("pyspark", reason="pyspark is not installed (pip install pyspark)")
+    pyspark = pytest.importorskip("pyspark", reason="pyspark is not installed (pip install -e '.[spark]')")
     monkeypatch.setenv("PYSPARK_PYTHON", sys.executable)  # Spark's workers run this interpreter
     spark = (pyspark.sql.SparkSession.builder.master("local[2]").appName("meteor-map-reduce")
              .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")

@@ -336,9 +336,11 @@ def test_compare_command_text_and_json(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["--hyp", "H", "--hyp", "H"], "two systems are named 'hyp': give each one a --name"),
-    (["--hyp", "H", "--name", "a", "--name", "b"], "2 --name for 1 --hyp"),
-    (["--hyp", "H", "--baseline", "zz"], "--baseline 'zz' is not one of the systems: hyp"),
-    (["--hyp", "H", "--hyp", "ONE", "--name", "a", "--name", "b"], "has 1 lines"),
+    (["--hyp", "H", "--hyp", "H", "--name", "a", "--name", "b", "--name", "c"], "3 --name for 2 --hyp"),
+    (["--hyp", "H", "--hyp", "H", "--name", "a", "--name", "b", "--baseline", "zz"],
+     "--baseline 'zz' is not one of the systems: a, b"),
+    (["--hyp", "H", "--hyp", "ONE", "--name", "a", "--name", "b"], "has 1 line,"),
+    (["--hyp", "H"], "compare tests systems against each other and needs at least two (--hyp A --hyp B), got one"),
 ])
 def test_compare_command_errors(argv, message, tmp_path, capsys):
     one = _write(tmp_path / "one.txt", ["a single line"])
@@ -349,5 +351,6 @@ def test_compare_command_errors(argv, message, tmp_path, capsys):
 
 def test_compare_needs_two_segments(tmp_path, capsys):
     one = _write(tmp_path / "one.txt", ["a single line"])
-    assert main(["compare", "--hyp", one, "--ref", one, "--modules", "exact"]) == 2
+    assert main(["compare", "--hyp", one, "--hyp", one, "--name", "a", "--name", "b", "--ref", one,
+                 "--modules", "exact"]) == 2
     assert "at least 2 segments, got 1" in capsys.readouterr().err

@@ -15,8 +15,9 @@ import pytest
 from meteor_metric.core.corpus_io import read_lines
 from meteor_metric.integrations.training import make_compute_metrics, score_dataset, score_texts
 
-transformers = pytest.importorskip("transformers")
-tokenizers = pytest.importorskip("tokenizers")
+NO_TRANSFORMERS = "transformers is not installed (pip install -e '.[transformers]')"
+transformers = pytest.importorskip("transformers", reason=NO_TRANSFORMERS)
+tokenizers = pytest.importorskip("tokenizers", reason=NO_TRANSFORMERS)
 datasets = pytest.importorskip("datasets")
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..core.results import CorpusResult, SegmentResult
 from ..core.scorer import Scorer
+from ..core.wording import plural
 from .alignment_view import alignment_svg, legend_html, module_counts
 from .significance import ComparisonResult, paired_approximate_randomization, paired_bootstrap
 
@@ -179,7 +180,7 @@ def render_html(report: Report) -> str:
     peak = max(int(np.histogram(s, _BINS, (0.0, 1.0))[0].max()) for s in report.segment_scores.values())
     for i, name in enumerate(report.names):
         parts.append(_histogram_svg(name, report.segment_scores[name], peak, _PALETTE[i % len(_PALETTE)]))
-    parts += ["</div>", f"<h2>The {len(report.disagreements)} segments where the systems disagree most</h2>"]
+    parts += ["</div>", f"<h2>The {plural(len(report.disagreements), 'segment')} where the systems disagree most</h2>"]
     for d in report.disagreements:
         parts.append(_html_disagreement(d, report.modules))
     return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -247,7 +248,7 @@ def _histogram_svg(name: str, scores: np.ndarray, peak: int, colour: str) -> str
     for b, c in enumerate(counts):
         h = plot_h * c / max(peak, 1)
         parts.append(f'<rect class="bar" x="{left + b * bar_w + 0.5:.1f}" y="{top + plot_h - h:.1f}" '
-                     f'width="{bar_w - 1:.1f}" height="{h:.1f}" fill="{colour}"><title>{c} segments in '
+                     f'width="{bar_w - 1:.1f}" height="{h:.1f}" fill="{colour}"><title>{plural(int(c), "segment")} in '
                      f'[{b / _BINS:.2f}, {(b + 1) / _BINS:.2f})</title></rect>')
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="histogram" width="{left + width + 16}" '
             f'height="{top + plot_h + 26}" role="img" aria-label="segment score histogram of '
@@ -273,7 +274,7 @@ def render_markdown(report: Report) -> str:
     for test in report.pairwise:
         out += [_md_table(*_pair_table(report, test)), ""]
     out += ["## Segment score distributions", "", _md_table(*_distribution_table(report)), "", MEAN_NOTE, "",
-            f"## The {len(report.disagreements)} segments where the systems disagree most", ""]
+            f"## The {plural(len(report.disagreements), 'segment')} where the systems disagree most", ""]
     for d in report.disagreements:
         out += [f"### Segment {d.index + 1} (spread {d.spread:.4f})", ""]
         out += [f"- reference {i + 1}: {_md_cell(r)}" for i, r in enumerate(d.references)] + [""]

@@ -30,6 +30,7 @@ import numpy as np
 from ..core.results import SegmentResult
 from ..core.sampling import SampleModel
 from ..core.scorer import Scorer
+from ..core.wording import plural
 
 TESTS = {"bs": "paired-bs", "ar": "paired-ar"}
 _CHUNK_ELEMENTS = 1 << 22  # samples are summed in blocks of about this many (sample, segment) cells
@@ -141,8 +142,8 @@ def _prepare(systems: Mapping[str, Sequence[SegmentResult]], baseline: str, scor
     n = len(systems[baseline])
     for name, segments in systems.items():
         if len(segments) != n:
-            raise ValueError(f"systems differ in length: {baseline!r} has {n} segments, "
-                             f"{name!r} has {len(segments)}")
+            raise ValueError(f"systems differ in length: {baseline!r} has {plural(n, 'segment')}, "
+                             f"{name!r} has {len(segments):,}")
     if n < 2:
         raise ValueError(f"a paired test needs at least 2 segments, got {n}")
     model = sample_model(scorer)

@@ -19,10 +19,11 @@ examples:
   meteor-metric cache info                               # every index, checked section by section
   meteor-metric cache clear                              # delete this package's files from the cache
 
-English's index ships with the package and is used as it is when pycocoevalcap's table matches it
-(sha256). Any other table is compiled once into the cache directory: --cache-dir, else
-$METEOR_METRIC_CACHE, else $XDG_CACHE_HOME/meteor-metric, else ~/.cache/meteor-metric. A damaged
-index is rebuilt on its next use; 'clear' never touches the shipped indexes or other files.
+English's index ships with the package and is used as it is (no table needed; a table given with
+--paraphrase-table uses it too when its sha256 matches). Any other table is compiled once into the
+cache directory: --cache-dir, else $METEOR_METRIC_CACHE, else $XDG_CACHE_HOME/meteor-metric, else
+~/.cache/meteor-metric. A damaged index is rebuilt on its next use; 'clear' never touches the
+shipped indexes or other files.
 """
 
 
@@ -34,7 +35,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
         epilog=f"{CACHE_EPILOG}\n{cli.EXIT_HELP}", formatter_class=argparse.RawDescriptionHelpFormatter)
     actions = cache.add_subparsers(dest="action", required=True, metavar="ACTION")
     build = actions.add_parser("build", help="map or compile a table's index now (not at the first score)")
-    build.add_argument("--lang", default="en", metavar="LANG", help="the table of this language (default en)")
+    build.add_argument("-l", "--lang", default="en", metavar="LANG", help="the table of this language (default en)")
     build.add_argument("--paraphrase-table", metavar="FILE", help="this table instead (METEOR's format, gzip'd)")
     info = actions.add_parser("info", help="list the indexes, each checked (header and section crc32s)")
     info.add_argument("--format", choices=("text", "json"), default="text", help="output format")

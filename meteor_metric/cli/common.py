@@ -95,8 +95,8 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", choices=PROFILES, default=DEFAULT_PROFILE,
                    help="meteor-1.5 (default, the jar), nltk (NLTK / HF evaluate 'meteor'), "
                         "original (Banerjee & Lavie 2005); the flags below are for meteor-1.5")
-    p.add_argument("--lang", metavar="LANG",
-                   help=f"language (-l): {', '.join(sorted(LANGUAGE_NAMES))} (default en)")
+    p.add_argument("-l", "--lang", metavar="LANG",
+                   help=f"language: {', '.join(sorted(LANGUAGE_NAMES))} (default en)")
     p.add_argument("--task", choices=[t for t in TASKS if t != "custom"],
                    help="task preset (-t); default rank for en cz fr es de ru, li otherwise")
     norm = p.add_mutually_exclusive_group()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional, TextIO
 
 from ..analysis.report import ALPHA, format_p
@@ -46,7 +46,8 @@ class Systems:
 def add_parser(commands) -> argparse.ArgumentParser:
     """Register ``compare``."""
     compare = commands.add_parser(
-        "compare", help="compare systems with paired significance tests",
+        "compare", usage="meteor-metric compare --hyp FILE --hyp FILE [--hyp FILE ...] --ref FILE [options]",
+        help="compare systems with paired significance tests",
         description="Score several systems on the same segments and test their differences.",
         epilog=f"{COMPARE_EPILOG}\n{cli.INPUT_HELP}\n{cli.EXIT_HELP}",
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -78,9 +79,14 @@ def add_system_args(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
     """Run ``compare`` (raises :class:`~meteor_metric.cli.common.InputError` for bad input)."""
+    if len(args.hyp) < 2:
+        raise cli.InputError(f"compare tests systems against each other and needs at least two (--hyp A --hyp B), "
+                             f"got one: {args.hyp[0]}; to score one system use 'meteor-metric score --hyp "
+                             f"{args.hyp[0]} --ref ...'")
     systems = load_systems(args)
     baseline = pick_baseline(args, systems)
-    results = [_run_test(systems, baseline, t, args.samples, args.seed) for t in tests_of(args)]
+    results = [with_nrefs(_run_test(systems, baseline, t, args.samples, args.seed), systems)
+               for t in tests_of(args)]
     write_comparison(results, args.format, out, args.width)
 
 
@@ -90,6 +96,13 @@ def pick_baseline(args: argparse.Namespace, systems: Systems) -> str:
     if baseline not in systems.segments:
         raise cli.InputError(f"--baseline {baseline!r} is not one of the systems: {', '.join(systems.names)}")
     return baseline
+
+
+def with_nrefs(result: ComparisonResult, systems: Systems) -> ComparisonResult:
+    """``result`` with the corpus signature (``nrefs:``) of the systems' references in its signature."""
+    scorer = systems.scorer
+    corpus = scorer.corpus_signature(len(refs) for refs in systems.references)
+    return replace(result, signature=result.signature.replace(scorer.signature, corpus, 1))
 
 
 def tests_of(args: argparse.Namespace) -> tuple[str, ...]:

@@ -16,6 +16,7 @@ from ..version import __version__
 from . import align, cache, compare, report, score, tune
 from .common import EXIT_ERROR, EXIT_HELP, EXIT_OK, EXIT_USAGE, InputError
 from .messages import cli_message
+from .shapes import StoreConstOnce, StoreOnce, shape_hint
 
 #: command name -> module with ``add_parser(commands)`` and ``run(args, out)``, in help order
 COMMANDS = {"score": score, "align": align, "compare": compare, "report": report, "tune": tune,
@@ -23,8 +24,10 @@ COMMANDS = {"score": score, "align": align, "compare": compare, "report": report
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse that suggests the closest flag or choice for a typo (Python 3.14's suggest_on_error), and
-    reports an unknown argument with the usage line of the (sub)command it was given to."""
+    """argparse that suggests the closest flag or choice for a typo (Python 3.14's suggest_on_error),
+    reports an unknown argument with the usage line of the (sub)command it was given to, rewrites other
+    tools' command shapes (:mod:`~meteor_metric.cli.shapes`), and refuses a flag that takes one value
+    given twice with different values (argparse keeps the last one silently)."""
 
     argv: list[str] = []  # the arguments being parsed, for errors that argparse reports first
     owners: dict[str, dict[str, None]] = {}  # --flag -> the commands (prog names, an ordered set) that have it
@@ -33,6 +36,9 @@ class Parser(argparse.ArgumentParser):
         self.option_names: set[str] = set()  # this parser's own --flags
         self.commands: Optional[argparse.Action] = None  # its subcommands, if it has any
         super().__init__(*args, **kwargs)
+        self.register("action", None, StoreOnce)
+        self.register("action", "store", StoreOnce)
+        self.register("action", "store_const", StoreConstOnce)
 
     def add_argument(self, *names, **kwargs):
         for name in names:
@@ -50,6 +56,7 @@ class Parser(argparse.ArgumentParser):
         parsed, unknown = self.parse_known_args(args, namespace)
         if unknown:
             self._innermost(parsed).error(f"unrecognized arguments: {' '.join(unknown)}")
+        vars(parsed).pop("once_given", None)
         return parsed
 
     def _innermost(self, parsed: argparse.Namespace) -> "Parser":
@@ -63,6 +70,9 @@ class Parser(argparse.ArgumentParser):
         unknown = re.search(r"unrecognized arguments: (\S+)", message)
         choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
         stray = self._stray_flag() if message.startswith("the following arguments are required") else None
+        hint = self._shape_hint() if unknown or message.startswith("the following arguments are required") else None
+        if hint:  # another tool's shape (the jar's positional files, sacrebleu's -i, --ref a b)
+            super().error(message + hint)
         if stray:  # argparse names the missing flag first; the typo that caused it is the useful part
             message += f"; {stray} is not a flag"
         if unknown or stray:
@@ -76,6 +86,13 @@ class Parser(argparse.ArgumentParser):
         else:
             close = []
         super().error(message + (f" (did you mean {close[0]}?)" if close else ""))
+
+    def _shape_hint(self) -> Optional[str]:
+        """The command line rewritten in this CLI's shape, if it looks like another tool's."""
+        command = self.prog.split()[-1]
+        if command not in Parser.argv:
+            return None
+        return shape_hint(self, self.prog, Parser.argv[Parser.argv.index(command) + 1:])
 
     def _stray_flag(self) -> Optional[str]:
         """The first ``--word`` argument that is none of this parser's flags, nor an abbreviation of one."""

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import TextIO
 
 from ..analysis.report import build_report, render_html, render_markdown
 from . import common as cli
-from .compare import add_system_args, load_systems, pick_baseline, tests_of
+from .compare import add_system_args, load_systems, pick_baseline, tests_of, with_nrefs
 
 REPORT_EPILOG = """\
 examples:
@@ -23,7 +24,8 @@ the segments where the systems disagree most, each with its alignments. --markdo
 def add_parser(commands) -> argparse.ArgumentParser:
     """Register ``report``."""
     report = commands.add_parser(
-        "report", help="write an HTML (and Markdown) comparison report",
+        "report", usage="meteor-metric report --hyp FILE [--hyp FILE ...] --ref FILE --out FILE [options]",
+        help="write an HTML (and Markdown) comparison report",
         description="Compare systems and write a self-contained HTML report.",
         epilog=f"{REPORT_EPILOG}\n{cli.INPUT_HELP}\n{cli.EXIT_HELP}",
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -48,6 +50,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
                               top=args.top)
     except ValueError as exc:
         raise cli.InputError(str(exc)) from None
+    report = replace(report, comparisons=[with_nrefs(c, systems) for c in report.comparisons])
     for path, text in ((args.out, render_html), (args.markdown, render_markdown)):
         if path:
             with open(path, "w", encoding="utf-8") as f:

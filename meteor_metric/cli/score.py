@@ -30,6 +30,8 @@ examples:
   meteor-metric score --hyp system.txt --ref ref.txt --profile nltk --params 0.85,0.2,0.6 --normalization split
   meteor-metric score --hyp de.txt --ref de.ref --lang de --modules exact,stem --weights 1.0,0.8
 
+score takes one system (one --hyp); to compare systems, use 'meteor-metric compare --hyp A --hyp B'.
+
 The defaults equal the jar's `-l en -norm`; the flags after --profile mirror the jar's
 (-l -t -norm -lower -noPunct -m -w -p -x -ch -s -a) and apply to the meteor-1.5 profile.
 Output (--format): text (the jar's "Segment N score:" lines and a summary), json (one object:
@@ -42,7 +44,8 @@ stats per line; last line "system", score, signature).
 def add_parser(commands) -> argparse.ArgumentParser:
     """Register ``score``."""
     score = commands.add_parser(
-        "score", help="score hypotheses against references (corpus and segment scores)",
+        "score", usage="meteor-metric score --hyp FILE --ref FILE [--ref FILE ...] [options]",
+        help="score hypotheses against references (corpus and segment scores)",
         description="Score hypotheses against line-aligned references.",
         epilog=SCORE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_input_args(score)

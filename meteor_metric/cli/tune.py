@@ -52,7 +52,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--random-starts", type=int, default=48, help="random points before Nelder-Mead")
     p.add_argument("--max-evals", type=int, default=300, help="evaluations per Nelder-Mead run")
-    p.add_argument("--lang", default="en", help="language (default en)")
+    p.add_argument("-l", "--lang", default="en", help="language (default en)")
     p.add_argument("--task", default=None, help="starting configuration (default: the language's default task)")
     p.add_argument("--modules", help="modules to align with, comma-separated (default: the task's)")
     p.add_argument("--stats-cache", metavar="DIR", help="keep the aligned statistics here for re-runs")

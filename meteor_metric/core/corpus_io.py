@@ -18,6 +18,7 @@ from itertools import zip_longest
 from typing import Iterable, Iterator, Optional, Sequence
 
 from .javafmt import java_split_lines
+from .wording import once_each, plural
 
 FORMATS = ("text", "jsonl", "tsv")
 _HYP_KEYS = ("hypothesis", "prediction", "hyp")
@@ -105,9 +106,10 @@ def _count_message(k: int, row: tuple, streams: Sequence[Iterator[str]], missing
                    names: Sequence[str]) -> str:
     """Which files differ from the first, with their line counts (the longer ones read to the end)."""
     counts = [k - 1 if x is missing else k + sum(1 for _ in stream) for x, stream in zip(row, streams)]
-    differing = ", ".join(f"{name} has {n}" for name, n in zip(names[1:], counts[1:]) if n != counts[0])
-    ended = ", ".join(name for name, x in zip(names, row) if x is missing)
-    return f"line counts differ: {names[0]} has {counts[0]} lines, {differing}; {ended} ended before line {k}"
+    differing = ", ".join(once_each(f"{name} has {plural(n, 'line')}" for name, n in zip(names[1:], counts[1:])
+                                    if n != counts[0]))
+    ended = ", ".join(once_each(name for name, x in zip(names, row) if x is missing))
+    return f"line counts differ: {names[0]} has {plural(counts[0], 'line')}, {differing}; {ended} ended before line {k}"
 
 
 def line_count_hints(path: str, name: Optional[str] = None) -> list[str]:

@@ -2,7 +2,8 @@
 
 Two places hold indexes: the package's shipped ones (``resources/paraphrase/*.idx``, read only) and the
 cache directory (:func:`~meteor_metric.paraphrase.default_cache_dir`), where an index is built for any
-other table. A small ``.shipped`` note in the cache remembers which shipped index a table matched.
+other table. English's shipped index is used as it is when no table is given; a small ``.shipped`` note in
+the cache remembers which shipped index a given table matched (by sha256).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Union
 
-from .paraphrase import ParaphraseTable, default_cache_dir, find_paraphrase_table, shipped_indexes
+from .paraphrase import ParaphraseTable, default_cache_dir, load_paraphrase_table, shipped_indexes
 from .paraphrase_index import damaged_sections, mapped_index, read_header
 
 PathLike = Union[str, Path]
@@ -41,7 +42,7 @@ def prepare(language: str = "en", paraphrase_table: Optional[PathLike] = None,
     """Map (or build, once) the index of ``language``'s table, or of ``paraphrase_table``.
 
     Raises :class:`~meteor_metric.paraphrase.ParaphraseTableNotFound` naming what was searched."""
-    return ParaphraseTable.load(find_paraphrase_table(language, paraphrase_table), cache_dir)
+    return load_paraphrase_table(language, paraphrase_table, cache_dir)
 
 
 def inspect_index(path: Path, shipped: bool = False) -> IndexFile:

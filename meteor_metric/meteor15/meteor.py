@@ -171,9 +171,9 @@ class Meteor(SummedStatsScorer):
 
             self._resource_ids.append("syn:wn30")
             return SynonymMatcher(SynonymTable.english().synsets)
-        from .paraphrase import ParaphraseTable, find_paraphrase_table
+        from .paraphrase import load_paraphrase_table
 
-        table = ParaphraseTable.load(find_paraphrase_table(lang, self.params.paraphrase_table), cache_dir)
+        table = load_paraphrase_table(lang, self.params.paraphrase_table, cache_dir)
         self._resource_ids.append(f"para:{table.fingerprint}")
         return ParaphraseMatcher(table)
 

@@ -4,10 +4,11 @@ A table is a gzip'd UTF-8 file of 3-line entries: a probability (ignored, as by 
 "reference" phrase and its paraphrase, each tokenized like Java's ``StringTokenizer`` (delimiters
 exactly space, tab, newline, carriage return, form feed). :meth:`ParaphraseTable.load` memory-maps
 a compiled index of the table (:mod:`meteor_metric.meteor15.paraphrase_index`): the one shipped in the
-package when the table is pycocoevalcap's ``paraphrase-en.gz`` (same sha256), else one compiled
-once into the user's cache directory (:mod:`meteor_metric.meteor15.paraphrase_build`). Every byte of an
-index is checked against its crc32s when it is opened; a damaged one is reported on the
-``meteor_metric`` logger and rebuilt.
+package when the table is METEOR 1.5's ``paraphrase-en.gz`` (same sha256), else one compiled
+once into the user's cache directory (:mod:`meteor_metric.meteor15.paraphrase_build`).
+:func:`load_paraphrase_table` is what a scorer uses: with no table given, English maps the shipped index
+itself (no table, no pycocoevalcap needed). Every byte of an index is checked against its crc32s when it
+is opened; a damaged one is reported on the ``meteor_metric`` logger and rebuilt.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from .paraphrase_index import (FLAG_EMPTY_PARAPHRASE, IndexHeader, ParaphraseInd
 from ..resources import resource_path
 
 __all__ = ["ParaphraseTable", "ParaphraseTableNotFound", "ParaphraseIndexError",
-           "find_paraphrase_table", "default_cache_dir", "shipped_indexes"]
+           "find_paraphrase_table", "load_paraphrase_table", "default_cache_dir", "shipped_indexes"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 Span = tuple[int, int, int, int]  # (ref_start, ref_len, hyp_start, hyp_len)
@@ -70,10 +71,10 @@ def find_paraphrase_table(language: str = "en", path: Optional[PathLike] = None)
     searched = []
     env_dir = os.environ.get(PARAPHRASE_DIR_ENV)
     if env_dir:
-        candidate = Path(env_dir) / name
-        if candidate.is_file():
+        candidate = _env_table(language)
+        if candidate is not None:
             return candidate
-        searched.append(f"{candidate} (from ${PARAPHRASE_DIR_ENV})")
+        searched.append(f"{Path(env_dir) / name} (from ${PARAPHRASE_DIR_ENV})")
     else:
         searched.append(f"${PARAPHRASE_DIR_ENV} (not set)")
     if language == "en":
@@ -81,12 +82,47 @@ def find_paraphrase_table(language: str = "en", path: Optional[PathLike] = None)
         if isinstance(found, Path):
             return found
         searched.append(found)
-    hint = ("pip install pycocoevalcap==1.2 (it ships paraphrase-en.gz), or " if language == "en" else "")
+    hint = ("reinstall meteor-metric (it ships English's index), pip install pycocoevalcap==1.2 (it ships "
+            "paraphrase-en.gz), or " if language == "en" else "")
     raise ParaphraseTableNotFound(
         f"no paraphrase table {name!r} for language {language!r}; searched: {'; '.join(searched)}. "
         f"To fix: {hint}pass the table's path (paraphrase_table=..., CLI --paraphrase-table), or set "
         f"${PARAPHRASE_DIR_ENV} to a directory holding {name} (like the METEOR jar's data/ directory), "
         f"or choose modules without 'paraphrase'.")
+
+
+def load_paraphrase_table(language: str = "en", path: Optional[PathLike] = None,
+                          cache_dir: Optional[PathLike] = None) -> ParaphraseTable:
+    """The paraphrase table a scorer of ``language`` uses, mapped (compiled first if needed).
+
+    ``path``, else ``$METEOR_METRIC_PARAPHRASE_DIR/paraphrase-<language>.gz``, is loaded with
+    :meth:`ParaphraseTable.load`. Without either, a shipped index of ``language`` (English's) is mapped
+    as it is; if it is damaged, that is reported and the table :func:`find_paraphrase_table` finds is
+    compiled instead. Raises :class:`ParaphraseTableNotFound` (or :class:`ParaphraseIndexError` for a
+    damaged shipped index with no table to rebuild it from)."""
+    damaged = None
+    if path is None and _env_table(language) is None:
+        shipped = next((p for p in shipped_indexes() if p.name == f"paraphrase-{language}.idx"), None)
+        if shipped is not None:
+            try:
+                return ParaphraseTable(shipped, shipped)
+            except (OSError, ParaphraseIndexError) as exc:
+                damaged = exc
+                log.warning("meteor-metric: the shipped index %s; looking for the table to rebuild it from", exc)
+    try:
+        source = find_paraphrase_table(language, path)
+    except ParaphraseTableNotFound as exc:
+        if damaged is None:
+            raise
+        raise ParaphraseIndexError(f"the shipped index {damaged}; reinstall meteor-metric, or {exc}") from None
+    return ParaphraseTable.load(source, cache_dir)
+
+
+def _env_table(language: str) -> Optional[Path]:
+    """``$METEOR_METRIC_PARAPHRASE_DIR/paraphrase-<language>.gz`` if that variable is set and the file exists."""
+    env_dir = os.environ.get(PARAPHRASE_DIR_ENV)
+    candidate = Path(env_dir) / f"paraphrase-{language}.gz" if env_dir else None
+    return candidate if candidate is not None and candidate.is_file() else None
 
 
 def _pycocoevalcap_table() -> Union[Path, str]:
@@ -124,7 +160,8 @@ class ParaphraseTable:
     """A compiled paraphrase table: ``matches(hyp, ref)`` gives the jar's paraphrase matches."""
 
     def __init__(self, source: Path, index_path: Path):
-        """Map an index file of ``source`` and check every byte of it; use :meth:`load` instead.
+        """Map an index file of ``source`` (the index itself for a shipped one used without its table) and
+        check every byte of it; use :func:`load_paraphrase_table` or :meth:`load` instead.
 
         Raises :class:`ParaphraseIndexError` if the file is not a well-formed, undamaged index."""
         self.source = source
@@ -300,6 +337,8 @@ class ParaphraseTable:
 
 def _reopen(source: Path, index_path: Path) -> ParaphraseTable:
     """Unpickle a :class:`ParaphraseTable`."""
+    if source == index_path:
+        return ParaphraseTable(source, index_path)
     table = _open_if_valid(source, index_path, os.stat(source), report=False)
     if table is None:
         raise ParaphraseIndexError(f"{index_path} is no longer a valid index of {source}")
