@@ -17,6 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Iterable, Iterator, Optional
 
 from ..core.corpus_io import FORMATS, CorpusFormatError, LineCountError, iter_lines, iter_pairs, line_count_hints
+from ..core.outputs import check_outputs
 from ..meteor15.meteor import BATCH_SIZE, MAX_SEGMENT_TOKENS, SegmentResult
 from ..meteor15.params import LANGUAGE_NAMES, TASKS, normalization_mode
 from ..profiles.original_align import DEFAULT_SEARCH_BUDGET
@@ -132,6 +133,22 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--search-budget", type=positive, metavar="N",
                    help="original profile: most steps of exact alignment work one segment may take, all its "
                         f"references together, before it is refused (default {DEFAULT_SEARCH_BUDGET:,}, about 2 s)")
+
+
+def input_files(args) -> list[tuple[str, Optional[str]]]:
+    """``(flag, path)`` of every file the flags read (outputs must be none of them)."""
+    hyps = args.hyp if isinstance(args.hyp, list) else [args.hyp]
+    return ([("--hyp", h) for h in hyps] + [("--ref", r) for r in args.ref]
+            + [(f"--{name.replace('_', '-')}", getattr(args, name, None))
+               for name in ("params_file", "function_words", "paraphrase_table")])
+
+
+def checked_outputs(outputs: list[tuple[str, Optional[str]]], inputs: list[tuple[str, Optional[str]]]) -> None:
+    """:func:`~meteor_metric.core.outputs.check_outputs` as an :class:`InputError`."""
+    try:
+        check_outputs(outputs, inputs)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
 
 
 # -- configuration -----------------------------------------------------------------------------

@@ -163,11 +163,55 @@ def parse_corpus(hyp_lines: Sequence[str], ref_line_sets: Sequence[Sequence[str]
     return [h for h, _ in pairs], [r for _, r in pairs]
 
 
+def parse_json_line(line: str) -> object:
+    """The JSON value of one line, strictly: ``ValueError`` says what is wrong and where in the line
+    (not JSON, ``NaN``/``Infinity``, an integer too long for Python, nesting too deep, a lone UTF-16
+    surrogate escape such as ``"\\ud800"``, which is no character)."""
+    try:
+        value = json.loads(line, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"is not JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise ValueError("is nested too deeply (lists or objects inside each other thousands of levels deep); "
+                         "give a flat object") from None
+    except ValueError as exc:  # int() of more than sys.get_int_max_str_digits() digits, or a constant
+        text = str(exc)
+        if "digits" in text:
+            text = "holds an integer too long to read (over 4,300 digits); write it as a string"
+        raise ValueError(text) from None
+    if "\\u" in line:
+        _check_strings(value)
+    return value
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"holds {name}, which is not JSON (a number must be finite)")
+
+
+def _check_strings(value: object) -> None:
+    """Raise ``ValueError`` for a string (or key) with a lone surrogate anywhere in ``value``."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise ValueError(f"holds a lone surrogate \\u{ord(item[exc.start]):04x} in the string "
+                                 f"{item[:40]!r}: half of a UTF-16 pair is no character; remove it or give "
+                                 "the whole pair") from None
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
 def _json(line: str, name: str, k: int) -> object:
     try:
-        return json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise CorpusFormatError(f"{name}: line {k} is not JSON ({exc.msg})") from None
+        return parse_json_line(line)
+    except ValueError as exc:
+        raise CorpusFormatError(f"{name}: line {k} {exc}") from None
 
 
 def _jsonl_hypothesis(value: object, name: str, k: int) -> tuple[str, list[str]]:
