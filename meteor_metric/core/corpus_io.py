@@ -14,6 +14,8 @@ so a corpus of any length is read in constant memory.
 from __future__ import annotations
 
 import json
+import re
+import warnings
 from itertools import zip_longest
 from typing import Iterable, Iterator, Optional, Sequence
 
@@ -26,6 +28,15 @@ _BOM = "\ufeff"
 _BOM_BYTES = _BOM.encode("utf-8")
 
 Pair = tuple[str, list[str]]
+
+
+class CorpusWarning(UserWarning):
+    """A corpus file that reads, but probably not as its writer meant (a header row, CSV quoting)."""
+
+
+_HEADER_NAMES = {"", "index", "unnamed: 0", "id", "segment", *_HYP_KEYS, "hypotheses", "predictions", "candidate",
+                 *_REF_KEYS, "ref", "target", "targets", "source"}
+_CSV_QUOTED = re.compile(r'"(?:[^"]|"")*""(?:[^"]|"")*"')  # a field in quotes with doubled quotes inside
 
 
 class CorpusFormatError(ValueError):
@@ -95,10 +106,30 @@ def iter_pairs(hyp_lines: Iterable[str], ref_line_sets: Sequence[Iterable[str]],
     names = list(ref_names or [f"references #{k + 1}" for k in range(len(ref_line_sets))])
     streams = [iter(hyp_lines), *(iter(lines) for lines in ref_line_sets)]
     missing = object()
+    quoting_seen = False
     for k, row in enumerate(zip_longest(*streams, fillvalue=missing), 1):
         if any(x is missing for x in row):
             raise LineCountError(_count_message(k, row, streams, missing, [hyp_name, *names]))
-        yield _pair(row[0], row[1:], fmt, k, hyp_name, names)
+        pair = _pair(row[0], row[1:], fmt, k, hyp_name, names)
+        if fmt == "tsv":
+            if k == 1:
+                _warn_header(pair, hyp_name)
+            if not quoting_seen and any(_CSV_QUOTED.fullmatch(field) for field in (pair[0], *pair[1])):
+                quoting_seen = True
+                warnings.warn(f"{hyp_name}: line {k} has a field in double quotes with doubled quotes inside "
+                              f"(CSV quoting, pandas' default): the quotes are scored as text; write the file "
+                              f"without quoting (pandas: to_csv(sep='\\t', quoting=csv.QUOTE_NONE))",
+                              CorpusWarning, stacklevel=2)
+        yield pair
+
+
+def _warn_header(pair: Pair, name: str) -> None:
+    """Warn when the first line of a TSV file looks like column names (pandas writes them by default)."""
+    fields = [pair[0], *pair[1]]
+    if all(f.strip().lower() in _HEADER_NAMES for f in fields) and any(f.strip() for f in fields):
+        warnings.warn(f"{name}: line 1 looks like a header row ({chr(9).join(fields)!r}) and is scored as a "
+                      f"segment; remove it (pandas: to_csv(sep='\\t', header=False, index=False))",
+                      CorpusWarning, stacklevel=3)
 
 
 def _count_message(k: int, row: tuple, streams: Sequence[Iterator[str]], missing: object,
