@@ -333,6 +333,12 @@ def test_tune_errors_and_warnings_are_clean(tmp_path):
     assert "5 folds but only 3 judged group(s); use --folds 3 (or fewer) or --folds 0" in folds.stderr
     tiny = cli(["tune", "--data", str(data), "--out", str(tmp_path / "p.json"), "--modules", "exact",
                 "--folds", "0", "--random-starts", "2", "--max-evals", "5"])
+    assert tiny.returncode == 2 and "only 3 judgments" in tiny.stderr  # and equal scores: nothing to fit
+    assert "nothing was fitted and no preset is written" in tiny.stderr and not (tmp_path / "p.json").exists()
+    differing = tmp_path / "d.jsonl"
+    differing.write_text("".join(json.dumps({**r, "hypothesis": h}) + "\n" for r, h in zip(rows, ("a b c", "a c b", "x"))))
+    tiny = cli(["tune", "--data", str(differing), "--out", str(tmp_path / "p.json"), "--modules", "exact",
+                "--folds", "0", "--random-starts", "2", "--max-evals", "5"])
     assert tiny.returncode == 0 and "meteor-metric: warning: " in tiny.stderr and "only 3 judgments" in tiny.stderr
     one = cli(["tune", "--data", str(data), "--out", str(tmp_path / "p.json"), "--modules", "exact", "--folds", "1"])
     assert one.returncode == 2 and "error: --folds must be 0 (no cross-validation) or at least 2, got 1" in one.stderr

@@ -40,10 +40,10 @@ def test_prepare_lists_and_clears(tmp_path):
     assert entry.bytes == table.index_path.stat().st_size
 
     size = table.index_path.stat().st_size
-    removed = dict(index_cache.clear_cache(cache))
+    removed = dict(index_cache.clear_cache(cache).removed)
     assert removed[table.index_path] == size and all(p.name.startswith("paraphrase-") for p in removed)
     assert sorted(p.name for p in cache.iterdir()) == ["unrelated.txt"]
-    assert index_cache.clear_cache(tmp_path / "never-made") == []
+    assert index_cache.clear_cache(tmp_path / "never-made").removed == []
 
 
 def test_damage_is_shown(tmp_path):

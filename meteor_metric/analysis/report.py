@@ -8,6 +8,7 @@ scores; and the segments where the systems disagree most, with their alignments.
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
 from typing import Mapping, Optional, Sequence
 
@@ -277,18 +278,32 @@ def render_markdown(report: Report) -> str:
             f"## The {plural(len(report.disagreements), 'segment')} where the systems disagree most", ""]
     for d in report.disagreements:
         out += [f"### Segment {d.index + 1} (spread {d.spread:.4f})", ""]
-        out += [f"- reference {i + 1}: {_md_cell(r)}" for i, r in enumerate(d.references)] + [""]
+        out += [f"- reference {i + 1}: {_md_text(r)}" for i, r in enumerate(d.references)] + [""]
         rows = [[name, f"{s.score:.4f}", d.hypotheses[name]] for name, s in d.segments.items()]
-        out += [_md_table(["system", "METEOR", "hypothesis"], rows), ""]
+        out += [_md_table(["system", "METEOR", "hypothesis"], rows, text_columns=(0, 2)), ""]
     return "\n".join(out)
 
 
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+
+
 def _md_cell(text: str) -> str:
+    """One of the report's own cells (numbers, p-values, intervals) in a Markdown table row."""
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 
-def _md_table(header: list[str], rows: list[list[str]]) -> str:
-    lines = ["| " + " | ".join(_md_cell(h) for h in header) + " |",
+def _md_text(text: str) -> str:
+    """User text (a system name, a hypothesis, a reference) as literal Markdown: HTML escaped (no tag,
+    entity or comment survives), Markdown's punctuation backslash-escaped (no emphasis, link, image or
+    code span), on one line."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(text.splitlines()))
+
+
+def _md_table(header: list[str], rows: list[list[str]], text_columns: tuple[int, ...] = (0,)) -> str:
+    """A Markdown table; the header and the ``text_columns`` of each row are user text (escaped)."""
+    lines = ["| " + " | ".join(_md_text(h) for h in header) + " |",
              "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(_md_text(c) if k in text_columns else _md_cell(c) for k, c in enumerate(row)) + " |"
+              for row in rows]
     return "\n".join(lines)

@@ -279,7 +279,7 @@ def tune(sets: Sequence[TuningSet], objective: str, start: Config, *, folds: int
     final = fit(sets, objective, start, seed=seed, **fit_options)
     if not np.isfinite(final.train):
         warnings.warn(f"the {objective} correlation on all the data is {final.train} (too few or constant "
-                      "judgments within the sets); the written parameters are not fitted", TuningWarning,
+                      "judgments within the sets); no parameters could be fitted", TuningWarning,
                       stacklevel=2)
     return TuneResult(final, results)
 

@@ -90,7 +90,8 @@ class StatsTable:
         keep = np.isin(self.segment, segments)
         return StatsTable(self.stats[keep], np.searchsorted(segments, self.segment[keep]), self.n_modules)
 
-    def save(self, path: str) -> None:
+    def save(self, path) -> None:
+        """Write the table as a compressed ``.npz`` to ``path`` (a file name or a binary file)."""
         np.savez_compressed(path, stats=self.stats, segment=self.segment, n_modules=self.n_modules)
 
     @classmethod

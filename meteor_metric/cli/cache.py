@@ -41,9 +41,17 @@ def add_parser(commands) -> argparse.ArgumentParser:
     info.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     clear = actions.add_parser("clear", help="delete this package's files from the cache directory")
     for action in (build, info, clear):
-        action.add_argument("--cache-dir", type=Path, metavar="DIR",
+        action.add_argument("--cache-dir", type=cache_directory, metavar="DIR",
                             help="the cache directory (default: $METEOR_METRIC_CACHE, else the user cache)")
     return cache
+
+
+def cache_directory(value: str) -> Path:
+    """A ``--cache-dir`` value: not empty (that would be the current directory), ``~`` expanded."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError("expected a directory, got an empty path (that would be the current "
+                                         "directory)")
+    return Path(value).expanduser()
 
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
@@ -54,9 +62,15 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     elif args.action == "info":
         _info(list_indexes(cache_dir), cache_dir, args.format, out)
     else:
-        removed = clear_cache(cache_dir)
-        freed = sum(size for _, size in removed)
-        out.write(f"removed {len(removed)} file{'' if len(removed) == 1 else 's'} ({_size(freed)}) from {cache_dir}\n")
+        try:
+            cleared = clear_cache(cache_dir)
+        except ValueError as exc:
+            raise cli.InputError(str(exc)) from None
+        n, freed = len(cleared.removed), sum(size for _, size in cleared.removed)
+        out.write(f"removed {n} file{'' if n == 1 else 's'} ({_size(freed)}) from {cache_dir}\n")
+        if cleared.in_use:
+            out.write(f"left {len(cleared.in_use)} file(s) of an index being built now; run 'cache clear' "
+                      f"again when the build is done: {', '.join(p.name for p in cleared.in_use)}\n")
 
 
 def _build(args: argparse.Namespace, cache_dir: Path, out: TextIO) -> None:

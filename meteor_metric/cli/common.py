@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import multiprocessing
 import os
 import shutil
+import signal
 import stat
 import sys
 import tempfile
@@ -16,7 +16,9 @@ from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from typing import Iterable, Iterator, Optional
 
-from ..core.corpus_io import FORMATS, CorpusFormatError, LineCountError, iter_lines, iter_pairs, line_count_hints
+from ..core.corpus_io import (FORMATS, CorpusFormatError, LineCountError, iter_lines, iter_pairs, line_count_hints,
+                              parse_json_line)
+from ..core.outputs import check_outputs
 from ..meteor15.meteor import BATCH_SIZE, MAX_SEGMENT_TOKENS, SegmentResult
 from ..meteor15.params import LANGUAGE_NAMES, TASKS, normalization_mode
 from ..profiles.original_align import DEFAULT_SEARCH_BUDGET
@@ -26,6 +28,7 @@ from ..profiles.registry import scorer_spec as profile_scorer_spec
 EXIT_OK = 0
 EXIT_ERROR = 1  # a resource could not be loaded or another runtime failure
 EXIT_USAGE = 2  # bad flags or bad input files
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as shells report it)
 
 INPUT_HELP = """\
 input: --hyp FILE (or - for standard input) and one --ref FILE per reference set, line-aligned;
@@ -38,7 +41,7 @@ input: --hyp FILE (or - for standard input) and one --ref FILE per reference set
 """
 EXIT_HELP = """\
 exit status: 0 success; 1 runtime failure (e.g. a resource could not be loaded);
-2 bad usage or bad input (the message on stderr names the file and line).
+2 bad usage or bad input (the message on stderr names the file and line); 130 interrupted (Ctrl-C).
 """
 class InputError(Exception):
     """A problem with the user's files or flags; reported without a traceback."""
@@ -134,6 +137,22 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
                         f"references together, before it is refused (default {DEFAULT_SEARCH_BUDGET:,}, about 2 s)")
 
 
+def input_files(args) -> list[tuple[str, Optional[str]]]:
+    """``(flag, path)`` of every file the flags read (outputs must be none of them)."""
+    hyps = args.hyp if isinstance(args.hyp, list) else [args.hyp]
+    return ([("--hyp", h) for h in hyps] + [("--ref", r) for r in args.ref]
+            + [(f"--{name.replace('_', '-')}", getattr(args, name, None))
+               for name in ("params_file", "function_words", "paraphrase_table")])
+
+
+def checked_outputs(outputs: list[tuple[str, Optional[str]]], inputs: list[tuple[str, Optional[str]]]) -> None:
+    """:func:`~meteor_metric.core.outputs.check_outputs` as an :class:`InputError`."""
+    try:
+        check_outputs(outputs, inputs)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+
+
 # -- configuration -----------------------------------------------------------------------------
 
 def scorer_spec(args) -> ScorerSpec:
@@ -191,9 +210,9 @@ def _sniff(path: str, has_refs: bool) -> str:
         return "text"  # the full read reports the problem
     if first.lstrip().startswith("{"):
         try:
-            if isinstance(json.loads(first), dict):
+            if isinstance(parse_json_line(first), dict):
                 return "jsonl"
-        except json.JSONDecodeError:
+        except ValueError:
             pass
     return "tsv" if "\t" in first and not has_refs else "text"
 
@@ -286,6 +305,7 @@ _worker_scorer: Optional[Scorer] = None
 
 def _init_worker(spec: ScorerSpec) -> None:
     global _worker_scorer
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent stops the pool
     _worker_scorer = spec.build()
 
 

@@ -115,8 +115,8 @@ def load_systems(args: argparse.Namespace) -> Systems:
     names = _system_names(args.hyp, args.name)
     spec, scorer = cli.configured_scorer(args)
     try:
-        sample_model(scorer)  # fail before scoring if the profile has no significance test
-    except TypeError as exc:
+        sample_model(scorer)  # fail before scoring if the profile or configuration has no significance test
+    except (TypeError, ValueError) as exc:
         raise cli.InputError(str(exc)) from None
     hypotheses: dict[str, list[str]] = {}
     references: Optional[list[list[str]]] = None

@@ -11,10 +11,11 @@ import warnings
 from typing import Optional, Sequence
 
 from ..analysis.tuning import TuningWarning
+from ..core.corpus_io import CorpusWarning
 from ..meteor15.params import resolve_params
 from ..version import __version__
 from . import align, cache, compare, report, score, tune
-from .common import EXIT_ERROR, EXIT_HELP, EXIT_OK, EXIT_USAGE, InputError
+from .common import EXIT_ERROR, EXIT_HELP, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, InputError
 from .messages import cli_message
 from .shapes import StoreConstOnce, StoreOnce, shape_hint
 
@@ -135,9 +136,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("always", TuningWarning)
-            warnings.showwarning = lambda message, *_: _report("warning", str(message), args)
+            warnings.simplefilter("always", CorpusWarning)
+            shown: set[str] = set()  # each message once (a corpus is read twice: checked, then scored)
+            warnings.showwarning = lambda message, *_: None if str(message) in shown else (
+                shown.add(str(message)), _report("warning", str(message), args))
             COMMANDS[args.command].run(args, sys.stdout)
             sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+    except KeyboardInterrupt:  # Ctrl-C: one line, the shell's status for SIGINT (worker processes ignore it)
+        print("meteor-metric: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # the reader stopped (e.g. | head): end quietly, like other Unix filters
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import TextIO
 
 from ..analysis.report import build_report, render_html, render_markdown
+from ..core.outputs import atomic_output
 from . import common as cli
 from .compare import add_system_args, load_systems, pick_baseline, tests_of, with_nrefs
 
@@ -42,6 +43,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     """Run ``report`` (raises :class:`~meteor_metric.cli.common.InputError` for bad input)."""
     if not (args.out or args.markdown):
         raise cli.InputError("report needs --out FILE (HTML) and/or --markdown FILE")
+    cli.checked_outputs([("--out", args.out), ("--markdown", args.markdown)], cli.input_files(args))
     systems = load_systems(args)
     baseline = pick_baseline(args, systems)
     try:
@@ -51,8 +53,9 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     except ValueError as exc:
         raise cli.InputError(str(exc)) from None
     report = replace(report, comparisons=[with_nrefs(c, systems) for c in report.comparisons])
-    for path, text in ((args.out, render_html), (args.markdown, render_markdown)):
-        if path:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text(report))
-            out.write(f"wrote {path}\n")
+    pages = [(path, render(report)) for path, render in ((args.out, render_html), (args.markdown, render_markdown))
+             if path]  # both complete before either file is touched
+    for path, page in pages:
+        with atomic_output(path) as f:
+            f.write(page)
+        out.write(f"wrote {path}\n")

@@ -12,7 +12,7 @@ from typing import Optional, TextIO
 
 from tqdm import tqdm
 
-from ..analysis.significance import paired_bootstrap
+from ..analysis.significance import paired_bootstrap, sample_model
 from ..core.javafmt import java_double_str
 from ..integrations.coco import TOKENIZE_OPTIONS, pretokenize, tokenized_signature
 from ..meteor15.meteor import CorpusResult, SegmentResult
@@ -174,6 +174,11 @@ def confidence_interval(segments: list[SegmentResult], scorer: Scorer, n_samples
 
 def run(args, out: TextIO) -> None:
     spec, scorer = configured_scorer(args)
+    if args.confidence:
+        try:
+            sample_model(scorer)  # fail before any output if the configuration has no bootstrap
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"--confidence: {exc}") from None
     corpus = CorpusInput(args)
     try:
         show = args.progress if args.progress is not None else (corpus.n_segments >= 1000 and sys.stderr.isatty())

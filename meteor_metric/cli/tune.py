@@ -6,16 +6,20 @@ import argparse
 import datetime
 import hashlib
 import json
+import math
 import os
 import sys
+import zipfile
 from typing import Optional, TextIO
 
-from ..meteor15.meteor import Meteor
-from ..meteor15.params import resolve_params
-from ..meteor15.presets import preset_dict
 from ..analysis.tuning import OBJECTIVES, Config, Fold, TuningSet, make_set, tune
 from ..analysis.vectorized import StatsTable, collect_stats
-from .common import InputError
+from ..core.corpus_io import parse_json_line
+from ..core.outputs import atomic_output
+from ..meteor15.meteor import Meteor
+from ..meteor15.params import resolve_params
+from ..meteor15.presets import NAME, PRESET_NAME_HELP, preset_dict, safe_preset_name
+from .common import InputError, checked_outputs
 
 EPILOG = """\
 input: one JSONL file per --data (each file is one set; correlations are computed within a set and
@@ -44,7 +48,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", action="append", required=True, metavar="FILE", help="JSONL judgments (repeatable)")
     p.add_argument("--out", required=True, metavar="FILE", help="preset file to write (JSON)")
-    p.add_argument("--name", help="preset name (default: the --out file name)")
+    p.add_argument("--name", help=f"preset name (default: the --out file name); {PRESET_NAME_HELP}")
     p.add_argument("--objective", choices=OBJECTIVES, default="seg-kendall",
                    help="segment-level Kendall tau or system-level Pearson (default seg-kendall)")
     p.add_argument("--kendall", choices=("b", "c"), default="b", help="Kendall variant (default b)")
@@ -60,19 +64,25 @@ def add_parser(commands) -> argparse.ArgumentParser:
 
 
 def _read_rows(path: str) -> list[dict]:
+    """The rows of a --data file: lines end at \\n only (JSON strings may hold U+2028, U+0085, \\r)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().splitlines()
+        with open(path, "rb") as f:
+            lines = f.read().split(b"\n")
     except OSError as exc:
         raise FileNotFoundError(f"cannot read {path}: {exc.strerror}") from None
     rows = []
-    for n, line in enumerate(lines, 1):
+    for n, raw in enumerate(lines, 1):
+        try:
+            line = raw.decode("utf-8-sig" if n == 1 else "utf-8")
+        except UnicodeDecodeError as exc:
+            raise TuneInputError(f"{path}:{n}: not valid UTF-8 (byte {exc.start + 1} of the line); "
+                                 "save the file as UTF-8") from None
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise TuneInputError(f"{path}:{n}: not JSON ({exc.msg})") from None
+            row = parse_json_line(line)
+        except ValueError as exc:
+            raise TuneInputError(f"{path}: line {n} {exc}") from None
         if not isinstance(row, dict) or not isinstance(row.get("hypothesis"), str):
             raise TuneInputError(f"{path}:{n}: needs an object with a string 'hypothesis'")
         refs = row.get("references")
@@ -82,8 +92,8 @@ def _read_rows(path: str) -> list[dict]:
             raise TuneInputError(f"{path}:{n}: 'references' must be a string or a non-empty list of strings")
         human = row.get("human")
         human = [] if human is None else human if isinstance(human, list) else [human]
-        if not all(isinstance(h, (int, float)) and not isinstance(h, bool) for h in human):
-            raise TuneInputError(f"{path}:{n}: 'human' must be a number, a list of numbers or null")
+        if not all(isinstance(h, (int, float)) and not isinstance(h, bool) and _finite(h) for h in human):
+            raise TuneInputError(f"{path}:{n}: 'human' must be a finite number, a list of them or null")
         row["human"] = [float(h) for h in human]
         rows.append(row)
     if not rows:
@@ -91,18 +101,32 @@ def _read_rows(path: str) -> list[dict]:
     return rows
 
 
+def _finite(h: float) -> bool:
+    try:
+        return math.isfinite(h)
+    except OverflowError:  # an integer beyond any float
+        return False
+
+
 def _table(meteor: Meteor, rows: list[dict], cache_dir: Optional[str]) -> StatsTable:
+    """The statistics of the rows: from ``cache_dir`` when a sound copy is there, else aligned (and stored
+    there, atomically; a damaged copy is recomputed with a warning)."""
     hyps, refs = [r["hypothesis"] for r in rows], [r["references"] for r in rows]
     path = None
     if cache_dir:
         key = hashlib.sha256(json.dumps([meteor.signature, hyps, refs]).encode()).hexdigest()[:16]
         path = os.path.join(cache_dir, f"stats-{key}.npz")
-        if os.path.exists(path):
-            return StatsTable.load(path)
+        if os.path.isfile(path):
+            try:
+                return StatsTable.load(path)
+            except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+                print(f"meteor-metric: warning: the statistics cache {path} is damaged ({exc}); "
+                      "recomputing it", file=sys.stderr)
     table = collect_stats(meteor, hyps, refs)
     if path:
         os.makedirs(cache_dir, exist_ok=True)
-        table.save(path)
+        with atomic_output(path, binary=True) as f:
+            table.save(f)
     return table
 
 
@@ -127,6 +151,17 @@ def _fold_line(fold: Fold) -> str:
             f"gamma {c.gamma:.3f} delta {c.delta:.3f} weights {','.join(f'{w:.3f}' for w in c.weights)}")
 
 
+def _finite_or_null(value):
+    """``value`` with every NaN or infinity (e.g. a fold's undefined correlation) as None (JSON null)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite_or_null(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite_or_null(v) for v in value]
+    return value
+
+
 def run(args, out: TextIO) -> None:
     """Run ``tune``: bad input and settings raise :class:`~meteor_metric.cli.common.InputError` (exit 2)."""
     try:
@@ -136,6 +171,10 @@ def run(args, out: TextIO) -> None:
 
 
 def _tune(args, out: TextIO) -> None:
+    checked_outputs([("--out", args.out)], [("--data", path) for path in args.data])
+    name = args.name or safe_preset_name(os.path.splitext(os.path.basename(args.out))[0])
+    if not NAME.fullmatch(name):
+        raise TuneInputError(f"--name must be {PRESET_NAME_HELP} (it is printed in signatures), got {name!r}")
     params = resolve_params(args.lang, args.task, modules=args.modules)
     meteor = Meteor.from_params(params)
     print(f"aligning {len(args.data)} set(s) once ({'+'.join(params.modules)}) ...", file=sys.stderr)
@@ -144,8 +183,11 @@ def _tune(args, out: TextIO) -> None:
     result = tune(sets, args.objective, start, folds=args.folds, seed=args.seed,
                   report=lambda f: print(_fold_line(f), file=out, flush=True),
                   random_starts=args.random_starts, max_evals=args.max_evals)
+    if not math.isfinite(result.final.train):
+        raise TuneInputError(f"the {args.objective} correlation on all the data is {result.final.train} (too few or "
+                             f"constant judgments within the sets): nothing was fitted and no preset is written; "
+                             "tune on more judgments that differ")
     c = result.final.config
-    name = args.name or os.path.splitext(os.path.basename(args.out))[0]
     provenance = {
         "training_sets": [{"file": os.path.basename(p), "segments": ts.table.n_segments,
                            "judgments": len(ts.human)} for p, ts in zip(args.data, sets)],
@@ -160,8 +202,8 @@ def _tune(args, out: TextIO) -> None:
     }
     data = preset_dict(name, params.language, params.modules, c.weights, c.parameters,
                        description=f"tuned by meteor-metric tune on {len(sets)} set(s)", provenance=provenance)
-    with open(args.out, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=1)
+    with atomic_output(args.out) as f:
+        json.dump(_finite_or_null(data), f, indent=1, allow_nan=False)
         f.write("\n")
     if result.folds:
         print(f"cross-validation: mean validation {result.cv_validation:.4f} "

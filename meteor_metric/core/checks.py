@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence, Union
+from typing import Iterable, Iterator, Sequence, Union
 
 References = Union[str, Sequence[str]]
 
@@ -25,6 +25,24 @@ def check_refs(value: object, where: str) -> tuple[str, ...]:
     if not value:
         raise ValueError(f"{where} is empty: every hypothesis needs at least one reference")
     return tuple(check_text(r, f"{where}[{i}]") for i, r in enumerate(value))
+
+
+def check_pairs(pairs: object, first: int = 0) -> list[tuple[str, tuple[str, ...]]]:
+    """``(hypothesis, references)`` pairs checked: each a 2-item tuple or list of a string and references;
+    errors name the pair as ``pairs[k]`` (segment ``first + k``)."""
+    if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
+        kind = "None" if pairs is None else type(pairs).__name__
+        raise TypeError(f"pairs must be a list of (hypothesis, references) pairs, got {kind}")
+    checked = []
+    for k, pair in enumerate(pairs):
+        where = f"pairs[{k}] (segment {first + k})"
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+            got = f"{len(pair)} item(s)" if isinstance(pair, (tuple, list)) else \
+                "None" if pair is None else type(pair).__name__
+            raise TypeError(f"{where} must be a (hypothesis, references) pair, got {got}: e.g. "
+                            "('the cat sat', ['a cat sat', 'the cat was sitting'])")
+        checked.append((check_text(pair[0], f"{where} hypothesis"), check_refs(pair[1], f"{where} references")))
+    return checked
 
 
 def check_corpus(hypotheses: Sequence[str], references: Sequence[References],

@@ -14,6 +14,8 @@ so a corpus of any length is read in constant memory.
 from __future__ import annotations
 
 import json
+import re
+import warnings
 from itertools import zip_longest
 from typing import Iterable, Iterator, Optional, Sequence
 
@@ -27,6 +29,15 @@ _BOM = "\ufeff"
 _BOM_BYTES = _BOM.encode("utf-8")
 
 Pair = tuple[str, list[str]]
+
+
+class CorpusWarning(UserWarning):
+    """A corpus file that reads, but probably not as its writer meant (a header row, CSV quoting)."""
+
+
+_HEADER_NAMES = {"", "index", "unnamed: 0", "id", "segment", *_HYP_KEYS, "hypotheses", "predictions", "candidate",
+                 *_REF_KEYS, "ref", "target", "targets", "source"}
+_CSV_QUOTED = re.compile(r'"(?:[^"]|"")*""(?:[^"]|"")*"')  # a field in quotes with doubled quotes inside
 
 
 class CorpusFormatError(ValueError):
@@ -96,10 +107,30 @@ def iter_pairs(hyp_lines: Iterable[str], ref_line_sets: Sequence[Iterable[str]],
     names = list(ref_names or [f"references #{k + 1}" for k in range(len(ref_line_sets))])
     streams = [iter(hyp_lines), *(iter(lines) for lines in ref_line_sets)]
     missing = object()
+    quoting_seen = False
     for k, row in enumerate(zip_longest(*streams, fillvalue=missing), 1):
         if any(x is missing for x in row):
             raise LineCountError(_count_message(k, row, streams, missing, [hyp_name, *names]))
-        yield _pair(row[0], row[1:], fmt, k, hyp_name, names)
+        pair = _pair(row[0], row[1:], fmt, k, hyp_name, names)
+        if fmt == "tsv":
+            if k == 1:
+                _warn_header(pair, hyp_name)
+            if not quoting_seen and any(_CSV_QUOTED.fullmatch(field) for field in (pair[0], *pair[1])):
+                quoting_seen = True
+                warnings.warn(f"{hyp_name}: line {k} has a field in double quotes with doubled quotes inside "
+                              f"(CSV quoting, pandas' default): the quotes are scored as text; write the file "
+                              f"without quoting (pandas: to_csv(sep='\\t', quoting=csv.QUOTE_NONE))",
+                              CorpusWarning, stacklevel=2)
+        yield pair
+
+
+def _warn_header(pair: Pair, name: str) -> None:
+    """Warn when the first line of a TSV file looks like column names (pandas writes them by default)."""
+    fields = [pair[0], *pair[1]]
+    if all(f.strip().lower() in _HEADER_NAMES for f in fields) and any(f.strip() for f in fields):
+        warnings.warn(f"{name}: line 1 looks like a header row ({chr(9).join(fields)!r}) and is scored as a "
+                      f"segment; remove it (pandas: to_csv(sep='\\t', header=False, index=False))",
+                      CorpusWarning, stacklevel=3)
 
 
 def _count_message(k: int, row: tuple, streams: Sequence[Iterator[str]], missing: object,
@@ -165,11 +196,55 @@ def parse_corpus(hyp_lines: Sequence[str], ref_line_sets: Sequence[Sequence[str]
     return [h for h, _ in pairs], [r for _, r in pairs]
 
 
+def parse_json_line(line: str) -> object:
+    """The JSON value of one line, strictly: ``ValueError`` says what is wrong and where in the line
+    (not JSON, ``NaN``/``Infinity``, an integer too long for Python, nesting too deep, a lone UTF-16
+    surrogate escape such as ``"\\ud800"``, which is no character)."""
+    try:
+        value = json.loads(line, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"is not JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise ValueError("is nested too deeply (lists or objects inside each other thousands of levels deep); "
+                         "give a flat object") from None
+    except ValueError as exc:  # int() of more than sys.get_int_max_str_digits() digits, or a constant
+        text = str(exc)
+        if "digits" in text:
+            text = "holds an integer too long to read (over 4,300 digits); write it as a string"
+        raise ValueError(text) from None
+    if "\\u" in line:
+        _check_strings(value)
+    return value
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"holds {name}, which is not JSON (a number must be finite)")
+
+
+def _check_strings(value: object) -> None:
+    """Raise ``ValueError`` for a string (or key) with a lone surrogate anywhere in ``value``."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise ValueError(f"holds a lone surrogate \\u{ord(item[exc.start]):04x} in the string "
+                                 f"{item[:40]!r}: half of a UTF-16 pair is no character; remove it or give "
+                                 "the whole pair") from None
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
 def _json(line: str, name: str, k: int) -> object:
     try:
-        return json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise CorpusFormatError(f"{name}: line {k} is not JSON ({exc.msg})") from None
+        return parse_json_line(line)
+    except ValueError as exc:
+        raise CorpusFormatError(f"{name}: line {k} {exc}") from None
 
 
 def _jsonl_hypothesis(value: object, name: str, k: int) -> tuple[str, list[str]]:

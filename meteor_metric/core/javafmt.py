@@ -58,7 +58,7 @@ def java_string_hash(s: str) -> int:
         for ch in s:
             h = (31 * h + ord(ch)) & 0xFFFFFFFF
         return h
-    data = s.encode("utf-16-le")
+    data = s.encode("utf-16-le", "surrogatepass")  # a lone surrogate is one code unit, as in Java
     for k in range(0, len(data), 2):
         h = (31 * h + (data[k] | (data[k + 1] << 8))) & 0xFFFFFFFF
     return h
@@ -66,7 +66,7 @@ def java_string_hash(s: str) -> int:
 
 def utf16_len(s: str) -> int:
     """Java ``String.length()``: the number of UTF-16 code units."""
-    return len(s) if s.isascii() else len(s.encode("utf-16-le")) // 2
+    return len(s) if s.isascii() else len(s.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def java_split_lines(text: str) -> list[str]:

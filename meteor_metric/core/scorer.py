@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Callable, Iterable, Optional, Sequence, TypeVar
 
 from ..version import __version__
-from .checks import References
+from .checks import References, check_pairs
 from .results import CorpusResult, Metrics, SegmentResult
 from .stats import MeteorStats, StatsTotal
 
@@ -83,7 +83,7 @@ class Scorer(ABC):
         """``sentence_score`` of each (hypothesis, references) pair; a ``ValueError`` names its segment
         as ``segment {first + index}``."""
         out = []
-        for j, (hyp, refs) in enumerate(pairs):
+        for j, (hyp, refs) in enumerate(check_pairs(pairs, first)):
             try:
                 out.append(self.sentence_score(hyp, refs))
             except ValueError as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -112,11 +113,15 @@ class MeteorStats:
         if not 1 <= n_modules <= MAX_MODULES:
             raise ValueError(f"n_modules must be 1..{MAX_MODULES}, got {n_modules}")
         ints = []
-        for v in values:
-            f = float(v)
-            if not (f >= 0 and f == int(f)):
-                raise ValueError(f"stats must be non-negative whole numbers, got {v!r}")
+        for k, v in enumerate(values, 1):
+            try:
+                f = float(v)
+            except (TypeError, ValueError):
+                f = math.nan
+            if not (math.isfinite(f) and f >= 0 and f == int(f)):
+                raise ValueError(f"stats must be non-negative whole numbers, got {v!r} (number {k} of {STATS_LINE_FIELDS})")
             ints.append(int(f))
+        _check_totals(ints)
         slots = [ints[4 + 4 * i: 8 + 4 * i] for i in range(n_modules)]
         return cls(ints[0], ints[1], ints[2], ints[3],
                    tuple(s[0] for s in slots), tuple(s[1] for s in slots),
@@ -127,6 +132,22 @@ class MeteorStats:
     def from_line(cls, line: str, n_modules: int = MAX_MODULES) -> "MeteorStats":
         """Parse a jar ``-ssOut`` line (or :meth:`to_line` output)."""
         return cls.from_list(line.split(), n_modules)
+
+
+def _check_totals(v: list[int]) -> None:
+    """Raise ``ValueError`` for statistics no segment or sum of segments can have (more matches than words)."""
+    limits = (("matched hypothesis words (content and function, all modules)", sum(v[4:20:4]) + sum(v[6:20:4]),
+               "the hypothesis length", v[0]),
+              ("matched reference words", sum(v[5:20:4]) + sum(v[7:20:4]), "the reference length", v[1]),
+              ("hypothesis function words", v[2], "the hypothesis length", v[0]),
+              ("reference function words", v[3], "the reference length", v[1]),
+              ("matched hypothesis function words", sum(v[6:20:4]), "the hypothesis function words", v[2]),
+              ("matched reference function words", sum(v[7:20:4]), "the reference function words", v[3]),
+              ("chunks", v[CHUNKS_FIELD], "the matched words of either side", min(v[TEST_WORDS_FIELD], v[REF_WORDS_FIELD])))
+    for what, n, limit_name, limit in limits:
+        if n > limit:
+            raise ValueError(f"impossible statistics: {n} {what} but {limit} {limit_name}; "
+                             "is this a METEOR stats line (the jar's -ssOut order)?")
 
 
 class StatsTotal:

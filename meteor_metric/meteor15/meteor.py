@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from ..core.alignment import Match
-from ..core.checks import References, check_corpus, check_refs, check_text
+from ..core.checks import References, check_corpus, check_pairs, check_refs, check_text
 from ..core.gcpause import gc_paused
 from ..core.javafmt import java_split_lines
 from ..core.languages import LANGUAGE_NAMES
@@ -218,8 +218,7 @@ class Meteor(SummedStatsScorer):
         """``sentence_score`` of each (hypothesis, references) pair, with the alignments of all pairs
         searched together (:func:`~meteor_metric.meteor15.batch_aligner.align_batch`: the same alignments, in
         less time); a ``ValueError`` names its segment as ``segment {first + index}``."""
-        checked = [(check_text(hyp, "hypothesis"), check_refs(refs, "references")) for hyp, refs in pairs]
-        return self._score_checked(checked, first)
+        return self._score_checked(check_pairs(pairs, first), first)
 
     def _score_checked(self, pairs: Sequence[tuple[str, Sequence[str]]], first: int) -> list[SegmentResult]:
         """:meth:`score_pairs` of pairs already checked (by ``check_corpus`` or ``score_pairs``)."""

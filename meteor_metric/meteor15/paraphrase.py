@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import NamedTuple, Optional, Union
 
 from .paraphrase_index import (FLAG_EMPTY_PARAPHRASE, IndexHeader, ParaphraseIndexError, damaged_sections, file_sha256,
-                               index_location, locked, mapped_index, read_header, write_index)
+                               index_location, locked, mapped_index, open_regular, read_header, read_note, write_index,
+                               write_note)
 from ..resources import resource_path
 
 __all__ = ["ParaphraseTable", "ParaphraseTableNotFound", "ParaphraseIndexError",
@@ -141,12 +142,13 @@ def _pycocoevalcap_table() -> Union[Path, str]:
 
 
 def default_cache_dir() -> Path:
-    """``$METEOR_METRIC_CACHE``, else ``$XDG_CACHE_HOME/meteor-metric``, else ``~/.cache/meteor-metric``."""
+    """``$METEOR_METRIC_CACHE``, else ``$XDG_CACHE_HOME/meteor-metric``, else ``~/.cache/meteor-metric``
+    (a leading ``~`` is expanded, as a shell would: the variable is often set in quotes)."""
     explicit = os.environ.get(CACHE_DIR_ENV)
     if explicit:
-        return Path(explicit)
+        return Path(explicit).expanduser()
     xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "meteor-metric"
+    return (Path(xdg).expanduser() if xdg else Path.home() / ".cache") / "meteor-metric"
 
 
 class _Sentence(NamedTuple):
@@ -166,7 +168,7 @@ class ParaphraseTable:
         Raises :class:`ParaphraseIndexError` if the file is not a well-formed, undamaged index."""
         self.source = source
         self.index_path = index_path
-        with open(index_path, "rb") as f:
+        with open(open_regular(index_path), "rb") as f:
             if os.fstat(f.fileno()).st_size == 0:
                 raise ParaphraseIndexError(f"{index_path} is empty")
             self._mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
@@ -208,13 +210,16 @@ class ParaphraseTable:
             st = os.stat(src)
         except FileNotFoundError:
             raise ParaphraseTableNotFound(f"paraphrase table {str(src)!r} does not exist") from None
-        cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+        cache = Path(cache_dir).expanduser() if cache_dir is not None else default_cache_dir()
+        index_path = index_location(src, st, cache)
         shipped = _shipped_index_of(src, st, cache)
         if shipped is not None:
-            table = _open_if_valid(src, shipped, st, report=True, shipped=True)
+            # an index in the cache exists only if the shipped one was found damaged (and reported) once
+            table = _open_if_valid(src, index_path, st, report=False)
+            if table is None:
+                table = _open_if_valid(src, shipped, st, report=True, shipped=True)
             if table is not None:
                 return table
-        index_path = index_location(src, st, cache)
         table = _open_if_valid(src, index_path, st, report=True)
         if table is None:
             cache.mkdir(parents=True, exist_ok=True)
@@ -359,31 +364,34 @@ def _shipped_index_of(src: Path, st: os.stat_result, cache: Path) -> Optional[Pa
     The sha256 is computed once per table file (real path, size, mtime): a small note in ``cache``
     remembers which shipped index it matched."""
     candidates = [(path, head) for path in shipped_indexes()
-                  if (head := _peek_header(path)) is not None and head.size == st.st_size]
+                  if (head := _peek_header(path, quiet=True)) is not None and head.size == st.st_size]
     if not candidates:
         return None
     note = index_location(src, st, cache).with_suffix(".shipped")
-    with contextlib.suppress(OSError):
-        name, digest = note.read_text(encoding="ascii").split()
-        for path, head in candidates:
-            if (path.name, head.sha256) == (name, digest):
-                return path
+    recorded = read_note(note)
+    for path, head in candidates:
+        if (path.name, head.sha256) == recorded:
+            return path
     digest = file_sha256(src).hex()
     for path, head in candidates:
         if head.sha256 == digest:
             with contextlib.suppress(OSError):
                 cache.mkdir(parents=True, exist_ok=True)
-                tmp = note.with_name(f"{note.name}.{os.getpid()}.tmp")
-                tmp.write_text(f"{path.name} {digest}\n", encoding="ascii")
-                os.replace(tmp, note)
+                write_note(note, path.name, digest)
             return path
     return None
 
 
-def _peek_header(path: Path) -> Optional[IndexHeader]:
-    """The header of the index file at ``path`` (its body unchecked), or None; raises FileNotFoundError."""
-    with mapped_index(path) as mm:
-        return None if mm is None else read_header(mm)
+def _peek_header(path: Path, quiet: bool = False) -> Optional[IndexHeader]:
+    """The header of the index file at ``path`` (its body unchecked), or None; raises FileNotFoundError
+    and, unless ``quiet``, :class:`ParaphraseIndexError` for a file that is not a regular one."""
+    try:
+        with mapped_index(path) as mm:
+            return None if mm is None else read_header(mm)
+    except (OSError, ParaphraseIndexError):
+        if quiet:
+            return None
+        raise
 
 
 def _open_if_valid(src: Path, index_path: Path, st: os.stat_result, report: bool,
@@ -396,7 +404,11 @@ def _open_if_valid(src: Path, index_path: Path, st: os.stat_result, report: bool
         head = _peek_header(index_path)
     except FileNotFoundError:
         return None
+    except (OSError, ParaphraseIndexError) as exc:
+        head = exc
     try:
+        if isinstance(head, Exception):
+            raise head
         if head is None:
             raise ParaphraseIndexError(f"{index_path} is not a valid paraphrase index")
         if head.size != st.st_size or (head.mtime_ns != st.st_mtime_ns and not shipped):

@@ -23,11 +23,14 @@ byte of the body against the crc32s written at build time (about 20 ms for the E
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import mmap
 import os
+import re
+import secrets
+import stat
 import struct
-import tempfile
 import zlib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -38,8 +41,9 @@ try:
 except ImportError:  # Windows: no flock; two concurrent builds then both run and os.replace keeps one
     fcntl = None
 
-__all__ = ["ParaphraseIndexError", "HEADER_SIZE", "SECTIONS", "FLAG_EMPTY_PARAPHRASE", "FORMAT_VERSION", "IndexHeader", "read_header", "mapped_index",
-           "damaged_sections", "write_index", "index_location", "locked", "file_sha256"]
+__all__ = ["ParaphraseIndexError", "HEADER_SIZE", "SECTIONS", "FLAG_EMPTY_PARAPHRASE", "FORMAT_VERSION", "MAGIC",
+           "IndexHeader", "read_header", "mapped_index", "open_regular", "damaged_sections", "write_index",
+           "index_location", "locked", "file_sha256", "generated_name", "write_note", "read_note"]
 
 MAGIC = b"MMPARAPH"
 FORMAT_VERSION = 2
@@ -115,11 +119,17 @@ def damaged_sections(buf, header: IndexHeader) -> list[str]:
 
 def write_index(dest: Path, sections: Mapping[str, bytes], *, source_size: int, source_mtime_ns: int,
                 source_sha256: bytes, entries: int, nodes: int, vocab: int, flags: int) -> None:
-    """Write an index to a temporary file beside ``dest``, fsync it, and atomically rename it into place."""
-    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=".tmp-", suffix=".idx")
+    """Write an index to a temporary file beside ``dest`` (``<dest name>.<random>.tmp``, mode
+    ``0o666 & ~umask`` like any new file, so a cache built by one user is readable by others), fsync it,
+    and atomically rename it into place. The magic is written first: even an interrupted temporary file
+    is recognisably the package's (``meteor-metric cache clear`` deletes only such files)."""
+    if dest.is_dir() and not dest.is_symlink():
+        raise ParaphraseIndexError(f"{dest} is a directory, where the index belongs; remove it "
+                                   "(the cache directory holds only files this package writes)")
+    fd, tmp = _new_temp_file(dest)
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(bytes(HEADER_SIZE))
+            f.write(MAGIC + bytes(HEADER_SIZE - len(MAGIC)))
             places = []
             for name in SECTIONS:
                 f.write(bytes(-f.tell() % 8))
@@ -146,6 +156,86 @@ def write_index(dest: Path, sections: Mapping[str, bytes], *, source_size: int, 
             os.close(dir_fd)
 
 
+def _new_temp_file(dest: Path) -> tuple[int, Path]:
+    """A new file ``<dest name>.<random hex>.tmp`` beside ``dest``, opened for writing (never a link)."""
+    while True:
+        tmp = dest.with_name(f"{dest.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666), tmp
+        except FileExistsError:
+            continue
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_KEY = r"paraphrase-[0-9a-f]{32}"
+#: Every name this package writes in a cache directory: indexes, shipped-index notes, locks, and the
+#: temporary files of an index or a note (group ``kind``: idx, shipped or lock; ``key``: the index's name).
+_GENERATED = re.compile(rf"(?P<key>{_KEY})\.(?P<kind>idx|shipped|lock)(?:\.[0-9a-f]+\.tmp)?")
+
+
+def generated_name(name: str) -> Optional[tuple[str, str, bool]]:
+    """``(key, kind, temporary)`` if ``name`` is one this package gives a cache file, else None.
+
+    ``key`` names the index (``paraphrase-<hash>``); ``kind`` is ``idx``, ``shipped`` or ``lock``; a
+    lock file is never temporary."""
+    match = _GENERATED.fullmatch(name)
+    if match is None or (match["kind"] == "lock" and name.endswith(".tmp")):
+        return None
+    return match["key"], match["kind"], name.endswith(".tmp")
+
+
+def open_regular(path: Path) -> int:
+    """A read-only descriptor of the regular file at ``path`` (symbolic links followed).
+
+    Raises ``FileNotFoundError``, or :class:`ParaphraseIndexError` for anything but a regular file (a FIFO,
+    a directory, a device): opened without blocking, so a FIFO never hangs the reader."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _NONBLOCK)
+    except IsADirectoryError:
+        raise ParaphraseIndexError(f"{path} is a directory, not an index file") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise ParaphraseIndexError(f"{path} is {_file_kind(mode)}, not an index file")
+    return fd
+
+
+_NOTE = re.compile(r"([\w.-]+\.idx) ([0-9a-f]{64})\n")
+
+
+def write_note(dest: Path, index_name: str, digest: str) -> None:
+    """Write the note ``dest`` (which shipped index a table matched: ``<index name> <sha256>``) atomically."""
+    fd, tmp = _new_temp_file(dest)
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(f"{index_name} {digest}\n")
+        os.replace(tmp, dest)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def read_note(path: Path) -> Optional[tuple[str, str]]:
+    """``(index name, sha256)`` of a note written by :func:`write_note`, or None (missing, unreadable, not one)."""
+    try:
+        with open(open_regular(path), "rb") as f:
+            match = _NOTE.fullmatch(f.read(200).decode("ascii"))
+    except (OSError, ValueError):
+        return None
+    return None if match is None else (match[1], match[2])
+
+
+def _file_kind(mode: int) -> str:
+    for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISLNK, "a symbolic link")):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
 def index_location(src: Path, st: os.stat_result, cache: Path) -> Path:
     """Where the index of ``src`` lives in ``cache``: a name made only of a hash (never of user text)."""
     key = f"{os.path.realpath(src)}\0{st.st_size}\0{st.st_mtime_ns}\0{FORMAT_VERSION}"
@@ -164,8 +254,8 @@ def file_sha256(path: Path) -> bytes:
 @contextlib.contextmanager
 def mapped_index(path: Path) -> Iterator[Optional[mmap.mmap]]:
     """The file at ``path`` mapped read only, or None when it is shorter than an index header
-    (raises ``FileNotFoundError``)."""
-    with open(path, "rb") as f:
+    (raises ``FileNotFoundError``; :class:`ParaphraseIndexError` when it is not a regular file)."""
+    with open(open_regular(path), "rb") as f:
         if os.fstat(f.fileno()).st_size < HEADER_SIZE:
             yield None
             return
@@ -174,14 +264,46 @@ def mapped_index(path: Path) -> Iterator[Optional[mmap.mmap]]:
 
 
 @contextlib.contextmanager
-def locked(path: Path) -> Iterator[None]:
-    """Hold an exclusive ``flock`` on ``path`` (created if missing)."""
+def locked(path: Path, wait: bool = True) -> Iterator[bool]:
+    """Hold an exclusive ``flock`` on the lock file ``path`` (created if missing, mode ``0o666 & ~umask``);
+    yields True, or False when ``wait`` is False and another process holds it.
+
+    The lock file is opened without following a symbolic link (one there raises
+    :class:`ParaphraseIndexError`: nothing is created outside the cache); a lock file deleted or replaced
+    while this process waited (``cache clear``) is opened again, so two holders never coexist."""
     if fcntl is None:
-        yield
+        yield True
         return
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    while True:
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_CREAT | _NOFOLLOW | _NONBLOCK, 0o666)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise ParaphraseIndexError(f"{path} is a symbolic link where this package keeps a lock file; "
+                                           "remove it (the cache holds only regular files)") from None
+            raise
+        try:
+            mode = os.fstat(fd).st_mode
+            if not stat.S_ISREG(mode):
+                raise ParaphraseIndexError(f"{path} is {_file_kind(mode)} where this package keeps a lock file; "
+                                           "remove it")
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            except BlockingIOError:
+                yield False
+                return
+            if _same_file(fd, path):
+                yield True
+                return
+        finally:
+            os.close(fd)  # closing releases the lock
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    """Whether ``path`` still names the file open as ``fd``."""
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
+        st = os.stat(path, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    own = os.fstat(fd)
+    return (st.st_dev, st.st_ino) == (own.st_dev, own.st_ino)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Optional, Sequence
@@ -22,6 +23,8 @@ from .names import MODULE_NAMES
 SHIPPED_TASKS = ("mqm", "caption")
 REQUIRED = ("name", "language", "modules", "weights", "alpha", "beta", "gamma", "delta")
 OPTIONAL = ("task", "description", "provenance")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
+PRESET_NAME_HELP = "1-64 characters: ASCII letters, digits and . _ + - (not first)"
 BOUNDS = {"alpha": (0.0, 1.0), "beta": (0.0, math.inf), "gamma": (0.0, 1.0), "delta": (0.0, 1.0)}
 
 
@@ -69,8 +72,9 @@ def preset_from_dict(data: Any, source: str = "<preset>", digest: str = "") -> P
     unknown = sorted(set(data) - set(REQUIRED) - set(OPTIONAL))
     if unknown:
         raise fail(f"unknown field(s): {', '.join(unknown)} (allowed: {', '.join(REQUIRED + OPTIONAL)})")
-    if not isinstance(data["name"], str) or not data["name"]:
-        raise fail("'name' must be a non-empty string")
+    if not isinstance(data["name"], str) or not NAME.fullmatch(data["name"]):
+        raise fail(f"'name' must be {PRESET_NAME_HELP} (it is printed in signatures and reports), "
+                   f"got {data['name']!r}")
     try:
         language = normalize_language(data["language"])
     except (TypeError, ValueError) as exc:
@@ -105,6 +109,12 @@ def _number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
+def safe_preset_name(text: str) -> str:
+    """``text`` (e.g. a file name) made a valid preset name: other characters become ``-``."""
+    name = re.sub(r"[^A-Za-z0-9._+-]", "-", text)[:64].lstrip("._+-")
+    return name or "preset"
+
+
 def parse_preset(raw: bytes, source: str) -> Preset:
     try:
         data = json.loads(raw.decode("utf-8"))
@@ -135,6 +145,8 @@ def preset_dict(name: str, language: str, modules: Sequence[str], weights: Seque
                 parameters: Sequence[float], task: Optional[str] = None, description: str = "",
                 provenance: Optional[dict] = None) -> dict:
     """The JSON object of a preset (validated)."""
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        raise PresetError(f"preset name must be {PRESET_NAME_HELP}, got {name!r}")
     data = {"name": name, "language": language, "modules": list(modules),
             "weights": [float(w) for w in weights],
             **{k: float(v) for k, v in zip(("alpha", "beta", "gamma", "delta"), parameters)}}
