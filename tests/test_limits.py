@@ -77,7 +77,8 @@ def test_the_policy_takes_a_count_from_any_engine():
     check_candidates(MAX_SEGMENT_CANDIDATES, MAX_SEGMENT_CANDIDATES, "x")
     check_candidates(10**9, None, "x")
     with pytest.raises(ValueError, match="^segment 7: the hypothesis and reference 2 have more than"):
-        check_candidates(MAX_SEGMENT_CANDIDATES + 1, MAX_SEGMENT_CANDIDATES, "segment 7: the hypothesis and reference 2")
+        check_candidates(MAX_SEGMENT_CANDIDATES + 1, MAX_SEGMENT_CANDIDATES,
+                         "segment 7: the hypothesis and reference 2")
 
 
 def test_align_cli_refuses_the_repeated_segment_with_the_flag_to_raise(tmp_path):
@@ -108,6 +109,26 @@ def test_batches_are_sized_by_their_candidates(monkeypatch):
     assert len(calls) >= 7 and max(calls) <= 5_000
     single = Meteor()
     assert batched.segment_scores == [single.sentence_score(h, r).score for h, r in pairs]
+
+
+def test_evaluate_compute_applies_the_limits(tmp_path):
+    evaluate = pytest.importorskip("evaluate")
+    import meteor_metric
+
+    metric = evaluate.load(meteor_metric.EVALUATE_MODULE, cache_dir=str(tmp_path))
+    hyp, ref = repeated(2_499)
+    with pytest.raises(ValueError, match="^segment 1: the hypothesis and reference 0 have more than "
+                                         "max_segment_candidates=500,000"):
+        metric.compute(predictions=["a", hyp], references=[["a"], [ref]])
+    small = repeated(20)  # 380 candidates
+    with pytest.raises(ValueError, match="max_segment_candidates=100 "):
+        metric.compute(predictions=[small[0]], references=[[small[1]]], max_segment_candidates=100)
+    with pytest.raises(ValueError, match="has 40 characters, more than max_segment_chars=39"):
+        metric.compute(predictions=["a" * 40], references=[["a"]], max_segment_chars=39)
+    expected = Meteor().sentence_score(*small).score
+    assert metric.compute(predictions=[small[0]], references=[[small[1]]])["meteor"] == expected
+    unlimited = metric.compute(predictions=["a" * 100_001], references=[["a" * 100_001]], max_segment_chars=0)
+    assert unlimited["meteor"] == Meteor(max_segment_chars=None).sentence_score("a" * 100_001, "a" * 100_001).score
 
 
 # -- characters (item 4) -------------------------------------------------------------------------
