@@ -261,3 +261,14 @@ def test_gc_pause_keeps_a_collector_the_host_stopped_stopped():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("flag", ["--max-candidates", "--max-chars", "--max-tokens"])
+def test_limit_flags_take_whole_numbers(tmp_path, capsys, flag):
+    text = tmp_path / "a.txt"
+    text.write_text("a b\n")
+    for bad in ("-1", "x"):
+        with pytest.raises(SystemExit) as stop:
+            main(["score", "--hyp", str(text), "--ref", str(text), flag, bad])
+        assert stop.value.code == 2
+        assert f"argument {flag}: expected a whole number >= 0 (0: no limit), got '{bad}'" in capsys.readouterr().err

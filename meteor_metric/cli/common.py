@@ -76,6 +76,11 @@ def positive(value: str) -> int:
     return _whole_number(value, 1, None, "a whole number >= 1")
 
 
+def limit(value: str) -> int:
+    """A limit flag's value: a whole number, 0 for no limit."""
+    return _whole_number(value, 0, None, "a whole number >= 0 (0: no limit)")
+
+
 def digits(value: str) -> int:
     """A number of digits after the point (``--width``)."""
     return _whole_number(value, 0, 17, "a number of digits from 0 to 17")
@@ -124,13 +129,13 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--function-words", metavar="FILE", help="function-word list (-s)")
     p.add_argument("--paraphrase-table", metavar="FILE",
                    help="paraphrase table in METEOR's format (-a); default: found automatically")
-    p.add_argument("--max-tokens", type=int, metavar="N",
+    p.add_argument("--max-tokens", type=limit, metavar="N",
                    help=f"longest segment in tokens (default {MAX_SEGMENT_TOKENS:,}; 0: no limit); alignment time "
                         "grows with the square of the length")
-    p.add_argument("--max-candidates", type=int, metavar="N",
+    p.add_argument("--max-candidates", type=limit, metavar="N",
                    help=f"most candidate matches of a hypothesis and one reference (default "
                         f"{MAX_SEGMENT_CANDIDATES:,}; 0: no limit); they bound alignment time and memory")
-    p.add_argument("--max-chars", type=int, metavar="N",
+    p.add_argument("--max-chars", type=limit, metavar="N",
                    help=f"longest hypothesis or reference in characters (default {MAX_SEGMENT_CHARS:,}; 0: no limit)")
     p.add_argument("--params-file", metavar="FILE", help="a preset file from 'meteor-metric tune'")
     p.add_argument("--fragmentation", choices=("chunks", "crossings"),
@@ -154,10 +159,6 @@ def scorer_spec(args) -> ScorerSpec:
         raise InputError("--no-punct only works with --norm (the jar silently ignores it otherwise)")
     if args.lower and args.norm is not False:
         raise InputError("--lower is for use with --no-norm (--norm already lowercases)")
-    for flag, value in (("--max-tokens", args.max_tokens), ("--max-candidates", args.max_candidates),
-                        ("--max-chars", args.max_chars)):
-        if value is not None and value < 0:
-            raise InputError(f"{flag} must be 0 (no limit) or more, got {value}")
     nltk_params = args.profile == "nltk" and args.params is not None
     if nltk_params and len(args.params) != 3:
         raise InputError(f"--params for --profile nltk is alpha,beta,gamma (3 numbers, as HF's meteor), "
