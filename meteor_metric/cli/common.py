@@ -4,10 +4,10 @@ the corpus input (checked, then streamed) and scoring in one or several processe
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import multiprocessing
 import os
-import shutil
 import signal
 import stat
 import sys
@@ -19,7 +19,7 @@ from typing import Iterable, Iterator, Optional
 from ..core.corpus_io import (FORMATS, CorpusFormatError, LineCountError, iter_lines, iter_pairs, line_count_hints,
                               parse_json_line)
 from ..core.outputs import check_outputs
-from ..meteor15.meteor import BATCH_SIZE, MAX_SEGMENT_TOKENS, SegmentResult
+from ..meteor15.meteor import BATCH_SIZE, MAX_SEGMENT_CANDIDATES, MAX_SEGMENT_CHARS, MAX_SEGMENT_TOKENS, SegmentResult
 from ..meteor15.params import LANGUAGE_NAMES, TASKS, normalization_mode
 from ..profiles.original_align import DEFAULT_SEARCH_BUDGET
 from ..profiles.registry import DEFAULT_PROFILE, PROFILE_NORMALIZATIONS, PROFILES, SCORER_OPTIONS, Scorer, ScorerSpec
@@ -29,6 +29,9 @@ EXIT_OK = 0
 EXIT_ERROR = 1  # a resource could not be loaded or another runtime failure
 EXIT_USAGE = 2  # bad flags or bad input files
 EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as shells report it)
+#: Most bytes of standard input (or a pipe) copied to a temporary file so it can be read twice.
+MAX_SPOOL_BYTES = 1 << 30
+_SPOOL_CHUNK = 1 << 20
 
 INPUT_HELP = """\
 input: --hyp FILE (or - for standard input) and one --ref FILE per reference set, line-aligned;
@@ -74,6 +77,11 @@ def _whole_number(value: str, low: int, high: Optional[int], expected: str) -> i
 def positive(value: str) -> int:
     """A flag value >= 1."""
     return _whole_number(value, 1, None, "a whole number >= 1")
+
+
+def limit(value: str) -> int:
+    """A limit flag's value: a whole number, 0 for no limit."""
+    return _whole_number(value, 0, None, "a whole number >= 0 (0: no limit)")
 
 
 def digits(value: str) -> int:
@@ -124,9 +132,14 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--function-words", metavar="FILE", help="function-word list (-s)")
     p.add_argument("--paraphrase-table", metavar="FILE",
                    help="paraphrase table in METEOR's format (-a); default: found automatically")
-    p.add_argument("--max-tokens", type=int, metavar="N",
+    p.add_argument("--max-tokens", type=limit, metavar="N",
                    help=f"longest segment in tokens (default {MAX_SEGMENT_TOKENS:,}; 0: no limit); alignment time "
                         "grows with the square of the length")
+    p.add_argument("--max-candidates", type=limit, metavar="N",
+                   help=f"most candidate matches of a hypothesis and one reference (default "
+                        f"{MAX_SEGMENT_CANDIDATES:,}; 0: no limit); they bound alignment time and memory")
+    p.add_argument("--max-chars", type=limit, metavar="N",
+                   help=f"longest hypothesis or reference in characters (default {MAX_SEGMENT_CHARS:,}; 0: no limit)")
     p.add_argument("--params-file", metavar="FILE", help="a preset file from 'meteor-metric tune'")
     p.add_argument("--fragmentation", choices=("chunks", "crossings"),
                    help="order penalty from chunks (default, METEOR) or crossing match pairs (extension)")
@@ -165,8 +178,6 @@ def scorer_spec(args) -> ScorerSpec:
         raise InputError("--no-punct only works with --norm (the jar silently ignores it otherwise)")
     if args.lower and args.norm is not False:
         raise InputError("--lower is for use with --no-norm (--norm already lowercases)")
-    if args.max_tokens is not None and args.max_tokens < 0:
-        raise InputError(f"--max-tokens must be 0 (no limit) or more, got {args.max_tokens}")
     nltk_params = args.profile == "nltk" and args.params is not None
     if nltk_params and len(args.params) != 3:
         raise InputError(f"--params for --profile nltk is alpha,beta,gamma (3 numbers, as HF's meteor), "
@@ -177,13 +188,16 @@ def scorer_spec(args) -> ScorerSpec:
                "synonyms": args.synonyms, "params_file": args.params_file, "fragmentation": args.fragmentation,
                "similarity_threshold": args.similarity_threshold, "search_budget": args.search_budget,
                "max_segment_tokens": None if args.max_tokens is None else args.max_tokens or False,
+               "max_segment_candidates": None if args.max_candidates is None else args.max_candidates or False,
+               "max_segment_chars": None if args.max_chars is None else args.max_chars or False,
                "normalization": normalization_mode(args.norm is not False, args.lower, args.no_punct)
                if jar_style else args.normalization}
     if nltk_params:
         options.update(zip(SCORER_OPTIONS["nltk"], args.params))  # alpha, beta, gamma
     given = {k: v for k, v in options.items() if v is not None}
-    if given.get("max_segment_tokens") is False:
-        given["max_segment_tokens"] = None  # --max-tokens 0: no limit
+    for limit in ("max_segment_tokens", "max_segment_candidates", "max_segment_chars"):
+        if given.get(limit) is False:
+            given[limit] = None  # --max-tokens 0 (and the like): no limit
     try:
         return profile_scorer_spec(args.profile, **given)
     except ValueError as exc:
@@ -226,8 +240,14 @@ class CorpusInput:
     no --ref: tsv), else text."""
 
     def __init__(self, args, hyp: Optional[str] = None):
-        hyp = args.hyp if hyp is None else hyp
         self._spools: list[str] = []
+        try:
+            self._open(args, args.hyp if hyp is None else hyp)
+        except BaseException:  # an error, a full disk, Ctrl-C: no spooled copy is left behind
+            self.close()
+            raise
+
+    def _open(self, args, hyp: str) -> None:
         self.hyp_name = "<stdin>" if hyp == "-" else hyp
         self.hyp_path = self._readable_twice(hyp)
         self.ref_names = list(args.ref)
@@ -238,7 +258,6 @@ class CorpusInput:
             self.fmt = "jsonl" if name.endswith(".jsonl") else "tsv" if name.endswith(".tsv") else \
                 _sniff(self.hyp_path, bool(self.ref_paths))
         if self.fmt == "text" and not self.ref_paths:
-            self.close()
             raise InputError(f"{self.hyp_name} is read as plain text, which needs at least one --ref FILE; if it "
                              "holds the references too, say how: --input-format jsonl or --input-format tsv")
         self.n_segments = self._check()
@@ -252,14 +271,21 @@ class CorpusInput:
                 return path
             if not (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode)):
                 return path
-        spool = tempfile.NamedTemporaryFile(prefix="meteor-input-", delete=False)
-        self._spools.append(spool.name)
-        with spool:
-            if path == "-":
-                shutil.copyfileobj(sys.stdin.buffer, spool)
-            else:
-                with open(path, "rb") as source:
-                    shutil.copyfileobj(source, spool)
+        name = "standard input" if path == "-" else path
+        try:
+            spool = tempfile.NamedTemporaryFile(prefix="meteor-input-", delete=False)
+            self._spools.append(spool.name)
+            with spool, (contextlib.nullcontext(sys.stdin.buffer) if path == "-" else open(path, "rb")) as source:
+                copied = 0
+                while chunk := source.read(_SPOOL_CHUNK):
+                    copied += len(chunk)
+                    if copied > MAX_SPOOL_BYTES:
+                        raise InputError(f"{name} holds more than {MAX_SPOOL_BYTES:,} bytes, the most that is copied "
+                                         "to a temporary file to be read twice; save it to a file and give its name")
+                    spool.write(chunk)
+        except OSError as exc:
+            raise InputError(f"cannot copy {name} to a temporary file in {tempfile.gettempdir()}: {exc.strerror}; "
+                             "save it to a file and give its name, or set TMPDIR to a directory with room") from None
         return spool.name
 
     def _named(self, message: str) -> str:

@@ -11,10 +11,11 @@ FLAGS = {"language": "--lang", "normalization": "--normalization", "task": "--ta
          "function_words": "--function-words", "paraphrase_table": "--paraphrase-table", "synonyms": "--synonyms",
          "params_file": "--params-file", "fragmentation": "--fragmentation",
          "similarity_threshold": "--similarity-threshold", "max_segment_tokens": "--max-tokens",
+         "max_segment_candidates": "--max-candidates", "max_segment_chars": "--max-chars",
          "search_budget": "--search-budget", "profile": "--profile", "folds": "--folds",
          "n_samples": "--samples", "seed": "--seed"}
 METAVARS = {"--paraphrase-table": "FILE", "--params-file": "FILE", "--function-words": "FILE",
-            "--search-budget": "N", "--max-tokens": "N"}
+            "--search-budget": "N", "--max-tokens": "N", "--max-candidates": "N", "--max-chars": "N"}
 _NAME = "|".join(sorted(FLAGS, key=len, reverse=True))
 _MODES = r"norm_ext_nopunct|norm_ext|norm_nopunct|lc_only|no_norm|cjk_char|word_tokenize_line|word_tokenize|split"
 
@@ -46,8 +47,9 @@ def cli_message(text: str, paraphrase_free_modules: Optional[str] = None) -> str
     text = re.sub(r"\bfolds must\b", "--folds must", text)
     text = re.sub(r"\bdo not also give (task|parameters)\b", lambda m: f"do not also give {FLAGS[m.group(1)]}", text)
     text = re.sub(rf"'({_MODES})'", r"--normalization \1", text)
-    text = re.sub(r"\b(max_segment_tokens|search_budget|beam_size|params_file|paraphrase_table|"
-                  r"similarity_threshold|function_words|char_based)\b", lambda m: FLAGS[m.group(1)], text)
+    text = re.sub(r"\b(max_segment_tokens|max_segment_candidates|max_segment_chars|search_budget|beam_size|"
+                  r"params_file|paraphrase_table|similarity_threshold|function_words|char_based)\b",
+                  lambda m: FLAGS[m.group(1)], text)
     text = re.sub(r"\bparameters (must be|\(four)", r"--params \1", text)
     text = re.sub(r"\b(from|choose|in) modules\b", r"\1 --modules", text)
     if paraphrase_free_modules:

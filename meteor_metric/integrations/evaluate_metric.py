@@ -69,6 +69,10 @@ Args:
         meteor-1.5 takes its parameters from `task` or `params_file` instead.
     tokenize (`str`): "none" (default) or "ptb": pycocoevalcap's PTB tokenization first (pure Python,
         `meteor_metric.integrations.coco`), i.e. COCO-style METEOR; named `tok:ptb` in the signature.
+    max_segment_candidates, max_segment_chars (`int`): meteor-1.5's bounds on one segment's work: the
+        candidate matches of a prediction and one reference (default 500,000) and the characters of
+        each text (default 100,000); 0: no limit. A segment past them is refused with a `ValueError`
+        naming it (docs/limits.md).
     return_segment_scores (`bool`): also return the per-segment scores (default False).
 Returns:
     meteor (`float`): the system score of the profile: METEOR from the summed segment statistics
@@ -91,11 +95,15 @@ Examples:
 
 
 _NLTK_PARAMETERS = SCORER_OPTIONS["nltk"]  # alpha, beta, gamma: HF meteor's arguments
+_LIMITS = ("max_segment_candidates", "max_segment_chars")  # 0: no limit
 
 
 def _given(options: dict[str, Any]) -> dict[str, Any]:
-    """The scorer options without the nltk parameters left unset (``None``: the profile's defaults)."""
-    return {name: value for name, value in options.items() if value is not None or name not in _NLTK_PARAMETERS}
+    """The scorer options without the nltk parameters and limits left unset (``None``: the profile's
+    defaults); a limit of 0 is none."""
+    unset = (*_NLTK_PARAMETERS, *_LIMITS)
+    return {name: None if name in _LIMITS and value == 0 else value
+            for name, value in options.items() if value is not None or name not in unset}
 
 
 def _as_reference_lists(references: Any) -> Any:
@@ -146,13 +154,15 @@ class MeteorMetric(evaluate.Metric):
                  normalization: Optional[str] = None, params_file: Optional[str] = None,
                  modules: Optional[Sequence[str]] = None, fragmentation: Optional[str] = None,
                  tokenize: str = "none", alpha: Optional[float] = None, beta: Optional[float] = None,
-                 gamma: Optional[float] = None, **kwargs: Any) -> None:
+                 gamma: Optional[float] = None, max_segment_candidates: Optional[int] = None,
+                 max_segment_chars: Optional[int] = None, **kwargs: Any) -> None:
         """``evaluate.load(path, config_name, **options)``: the scorer options given here are the
         defaults of every ``compute()`` (which may override each of them)."""
         super().__init__(config_name=config_name, **kwargs)
         self._options = {"language": language, "task": task, "normalization": normalization,
                          "params_file": params_file, "modules": modules, "fragmentation": fragmentation,
-                         "tokenize": tokenize, "alpha": alpha, "beta": beta, "gamma": gamma}
+                         "tokenize": tokenize, "alpha": alpha, "beta": beta, "gamma": gamma,
+                         "max_segment_candidates": max_segment_candidates, "max_segment_chars": max_segment_chars}
 
     def _download_and_prepare(self, dl_manager) -> None:
         """Nothing to download; the scorer of the load-time options is made now (paraphrase index

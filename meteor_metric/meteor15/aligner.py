@@ -19,20 +19,29 @@ from operator import itemgetter
 from typing import Optional, Sequence
 
 from ..core.alignment import Match
+from .limits import check_candidates
 from .matcher import Matcher
 
 _sort_key = itemgetter(0)
 
 
 def find_candidates(hyp: Sequence[str], ref: Sequence[str], hyp_keys: Sequence[int],
-                    ref_keys: Sequence[int], matchers: Sequence[Matcher]) -> list[list[Match]]:
-    """Candidates per reference position, in the order the jar appends them."""
+                    ref_keys: Sequence[int], matchers: Sequence[Matcher],
+                    limit: Optional[int] = None, where: str = "the hypothesis and reference") -> list[list[Match]]:
+    """Candidates per reference position, in the order the jar appends them.
+
+    With ``limit``, the search stops once more than ``limit`` candidates are found and raises
+    :func:`.limits.check_candidates`'s ``ValueError``, naming the pair as ``where``."""
     candidates: list[list[Match]] = [[] for _ in ref]
     n_modules = 1 if hyp_keys == ref_keys else len(matchers)
     new = tuple.__new__  # Match(*span, module) without the Python-level __new__
+    found = 0
     for module in range(n_modules):
         tail = (module,)
-        for span in matchers[module].find(hyp, ref, hyp_keys, ref_keys):
+        spans = matchers[module].find(hyp, ref, hyp_keys, ref_keys, None if limit is None else limit - found)
+        found += len(spans)
+        check_candidates(found, limit, where)
+        for span in spans:
             candidates[span[0]].append(new(Match, span + tail))
     return candidates
 

@@ -9,7 +9,7 @@ count as exact matches).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Callable, NamedTuple, Protocol, Sequence
+from typing import Callable, NamedTuple, Optional, Protocol, Sequence
 
 from ..core.javafmt import java_string_hash
 
@@ -51,15 +51,18 @@ class Matcher(Protocol):
     kind: str
 
     def find(self, hyp: Sequence[str], ref: Sequence[str],
-             hyp_keys: Sequence[int], ref_keys: Sequence[int]) -> list[Span]: ...
+             hyp_keys: Sequence[int], ref_keys: Sequence[int], limit: Optional[int] = None) -> list[Span]:
+        """The spans in the jar's order; with ``limit``, the search may stop once more than ``limit`` are
+        found (then only the length of the list counts)."""
 
 
 def _pairs_by_key(hyp_match: Sequence[int], ref_match: Sequence[int],
                   hyp_identity: Sequence[int] | None = None,
-                  ref_identity: Sequence[int] | None = None) -> list[Span]:
+                  ref_identity: Sequence[int] | None = None, limit: Optional[int] = None) -> list[Span]:
     """All (j, i) with equal match keys, j-major and i ascending.
 
-    With identity keys given, pairs whose tokens are identical are skipped.
+    With identity keys given, pairs whose tokens are identical are skipped. Stops after the first
+    reference position that takes the list past ``limit``.
     """
     positions: dict[int, list[int]] = {}
     for i, k in enumerate(hyp_match):
@@ -74,15 +77,20 @@ def _pairs_by_key(hyp_match: Sequence[int], ref_match: Sequence[int],
         else:
             rk = ref_identity[j]
             out.extend((j, 1, i, 1) for i in found if hyp_identity[i] != rk)
+        if limit is not None and len(out) > limit:
+            break
     return out
 
 
 def _masked_spans(hyp: Sequence[str], hyp_keys: Sequence[int], by_key: dict[int, int], memo: dict[str, int],
-                  positions: Callable[[str], int]) -> list[Span]:
+                  positions: Callable[[str], int], limit: Optional[int] = None) -> list[Span]:
     """Spans (j-major, i ascending) from ``positions(word)``, a bitmask of reference positions, less
-    the positions of identical tokens; each word's mask is computed once per reference (``memo``)."""
+    the positions of identical tokens; each word's mask is computed once per reference (``memo``).
+    Stops (unsorted) after the first hypothesis word that takes the list past ``limit``."""
     out = []
     for i, word in enumerate(hyp):
+        if limit is not None and len(out) > limit:
+            return out
         mask = memo.get(word)
         if mask is None:
             mask = memo[word] = positions(word) & ~by_key.get(hyp_keys[i], 0)
@@ -99,8 +107,8 @@ class ExactMatcher:
 
     kind = "exact"
 
-    def find(self, hyp, ref, hyp_keys, ref_keys) -> list[Span]:
-        return _pairs_by_key(hyp_keys, ref_keys)
+    def find(self, hyp, ref, hyp_keys, ref_keys, limit=None) -> list[Span]:
+        return _pairs_by_key(hyp_keys, ref_keys, limit=limit)
 
 
 class StemMatcher:
@@ -118,8 +126,8 @@ class StemMatcher:
     def _stem_key(self, token: str) -> int:
         return java_string_hash(self._stem(token))
 
-    def find(self, hyp, ref, hyp_keys, ref_keys) -> list[Span]:
-        return _pairs_by_key(self._stem_keys(hyp), self._stem_keys(ref), hyp_keys, ref_keys)
+    def find(self, hyp, ref, hyp_keys, ref_keys, limit=None) -> list[Span]:
+        return _pairs_by_key(self._stem_keys(hyp), self._stem_keys(ref), hyp_keys, ref_keys, limit)
 
 
 class SynonymMatcher:
@@ -141,7 +149,7 @@ class SynonymMatcher:
                 by_synset[s] = by_synset.get(s, 0) | bit
         return _RefIndex(by_synset, by_key, {})
 
-    def find(self, hyp, ref, hyp_keys, ref_keys) -> list[Span]:
+    def find(self, hyp, ref, hyp_keys, ref_keys, limit=None) -> list[Span]:
         """The jar's j-major, i-ascending loop, answered from a per-reference index: each hypothesis
         token's reference positions (sharing a synset, not identical) are found once per reference."""
         by_synset, by_key, memo = self._ref_index(ref if type(ref) is tuple else tuple(ref))
@@ -155,7 +163,7 @@ class SynonymMatcher:
                 mask |= by_synset.get(s, 0)
             return mask
 
-        return _masked_spans(hyp, hyp_keys, by_key, memo, positions)
+        return _masked_spans(hyp, hyp_keys, by_key, memo, positions, limit)
 
 
 class LemmaMatcher(SynonymMatcher):
@@ -189,7 +197,7 @@ class SimilarityMatcher:
                     by_ancestor.setdefault(a, []).append((d, 1 << j))
         return _RefIndex(by_ancestor, by_key, {})
 
-    def find(self, hyp, ref, hyp_keys, ref_keys) -> list[Span]:
+    def find(self, hyp, ref, hyp_keys, ref_keys, limit=None) -> list[Span]:
         """Pairs (j-major, i ascending) meeting at a common ancestor within the distance the threshold allows."""
         by_ancestor, by_key, memo = self._ref_index(ref if type(ref) is tuple else tuple(ref))
         if not by_ancestor:
@@ -205,7 +213,7 @@ class SimilarityMatcher:
                             mask |= bit
             return mask
 
-        return _masked_spans(hyp, hyp_keys, by_key, memo, positions)
+        return _masked_spans(hyp, hyp_keys, by_key, memo, positions, limit)
 
 
 class ParaphraseMatcher:
@@ -216,5 +224,5 @@ class ParaphraseMatcher:
     def __init__(self, table):
         self._table = table
 
-    def find(self, hyp, ref, hyp_keys, ref_keys) -> list[Span]:
-        return self._table.matches(hyp, ref)
+    def find(self, hyp, ref, hyp_keys, ref_keys, limit=None) -> list[Span]:
+        return self._table.matches(hyp, ref, limit)

@@ -21,6 +21,7 @@ from ..core.scorer import SummedStatsScorer, first_best
 from ..core.stats import MeteorStats
 from .aligner import align, find_candidates
 from .formula import compute_metrics
+from .limits import MAX_SEGMENT_CANDIDATES, MAX_SEGMENT_CHARS, check_chars, check_limit
 from .matcher import (ExactMatcher, LemmaMatcher, Matcher, ParaphraseMatcher, SimilarityMatcher, StemMatcher,
                       SynonymMatcher, token_keys)
 from .names import (DEFAULT_SIMILARITY_THRESHOLD, EXTENSION_MODULES, EXTENSION_NORMALIZATIONS, METEOR_VERSION,
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from .sampling import StatsModel
 
 __all__ = ["Meteor", "MeteorParams", "SegmentResult", "CorpusResult", "References", "check_corpus",
-           "BATCH_SIZE", "MAX_SEGMENT_TOKENS"]
+           "BATCH_SIZE", "MAX_SEGMENT_TOKENS", "MAX_SEGMENT_CANDIDATES", "MAX_SEGMENT_CHARS"]
 
 
 _TEXT_CACHE_SIZE = 1 << 13  # texts repeat locally (references of a caption set); keep memory small
@@ -44,6 +45,9 @@ _PAIR_CACHE_SIZE = 1 << 12  # token-sequence pairs repeat locally (systems givin
 BATCH_SIZE = 1024
 #: Default longest segment (tokens after normalisation, either side): the alignment is quadratic in length.
 MAX_SEGMENT_TOKENS = 2_500
+#: Candidate matches aligned together in one batch (their successor rows too): bounds a batch's memory.
+BATCH_CANDIDATES = 500_000
+_BATCH_ALIGN_FROM = 20_000  # candidates from which one pair is aligned by the (numpy) batch aligner
 
 
 class Meteor(SummedStatsScorer):
@@ -64,6 +68,9 @@ class Meteor(SummedStatsScorer):
     ``function_words`` (``-s``, a file) and ``paraphrase_table`` (``-a``).
     ``max_segment_tokens`` bounds a segment's length (a ``ValueError`` beyond it; ``None``: no
     limit), because the alignment's time grows with the square of the length.
+    ``max_segment_candidates`` bounds the candidate matches of a hypothesis and one reference, and
+    ``max_segment_chars`` the characters of each text (``ValueError`` beyond; ``None``: no limit;
+    docs/limits.md): together they bound a segment's time and memory.
     Extensions beyond the jar (named in the signature): ``normalization=``
     ``"norm_ext"``/``"norm_ext_nopunct"`` (``-norm`` for languages the jar refuses),
     ``"cjk_char"`` (one token per CJK character), ``synonyms="omw"``, the modules ``"lemma"`` (equal
@@ -91,6 +98,8 @@ class Meteor(SummedStatsScorer):
         params_file: Optional[str] = None,
         cache_dir: Optional[str] = None,
         max_segment_tokens: Optional[int] = MAX_SEGMENT_TOKENS,
+        max_segment_candidates: Optional[int] = MAX_SEGMENT_CANDIDATES,
+        max_segment_chars: Optional[int] = MAX_SEGMENT_CHARS,
         fragmentation: str = "chunks",
         similarity_threshold: float = DEFAULT_SIMILARITY_THRESHOLD,
     ):
@@ -99,22 +108,27 @@ class Meteor(SummedStatsScorer):
             normalization=normalization, char_based=char_based, beam_size=beam_size,
             function_words=function_words, paraphrase_table=paraphrase_table, synonyms=synonyms,
             params_file=params_file, fragmentation=fragmentation, similarity_threshold=similarity_threshold)
-        self._init(params, cache_dir, max_segment_tokens)
+        self._init(params, cache_dir, max_segment_tokens, max_segment_candidates, max_segment_chars)
 
     @classmethod
     def from_params(cls, params: MeteorParams, cache_dir: Optional[str] = None,
-                    max_segment_tokens: Optional[int] = MAX_SEGMENT_TOKENS) -> "Meteor":
+                    max_segment_tokens: Optional[int] = MAX_SEGMENT_TOKENS,
+                    max_segment_candidates: Optional[int] = MAX_SEGMENT_CANDIDATES,
+                    max_segment_chars: Optional[int] = MAX_SEGMENT_CHARS) -> "Meteor":
         """A scorer for an already resolved configuration."""
         if not isinstance(params, MeteorParams):
             raise TypeError(f"params must be a MeteorParams, got {type(params).__name__}")
         self = cls.__new__(cls)
-        self._init(params, cache_dir, max_segment_tokens)
+        self._init(params, cache_dir, max_segment_tokens, max_segment_candidates, max_segment_chars)
         return self
 
-    def _init(self, params: MeteorParams, cache_dir: Optional[str], max_segment_tokens: Optional[int]) -> None:
+    def _init(self, params: MeteorParams, cache_dir: Optional[str], max_segment_tokens: Optional[int],
+              max_segment_candidates: Optional[int], max_segment_chars: Optional[int]) -> None:
         if max_segment_tokens is not None and (not isinstance(max_segment_tokens, int) or max_segment_tokens < 1):
             raise ValueError(f"max_segment_tokens must be a positive integer or None, got {max_segment_tokens!r}")
         self.max_segment_tokens = max_segment_tokens
+        self.max_segment_candidates = check_limit(max_segment_candidates, "max_segment_candidates")
+        self.max_segment_chars = check_limit(max_segment_chars, "max_segment_chars")
         self.params = params
         self._resource_ids: list[str] = []
         self._matchers: list[Matcher] = [self._make_matcher(m, cache_dir) for m in params.modules]
@@ -191,7 +205,7 @@ class Meteor(SummedStatsScorer):
 
     def tokens(self, text: str) -> tuple[str, ...]:
         """The tokens METEOR aligns for a text under this configuration."""
-        return self._preprocess(check_text(text, "text"))
+        return self._preprocess(check_chars(check_text(text, "text"), self.max_segment_chars, "the text"))
 
     # -- scoring -------------------------------------------------------------------------------
 
@@ -231,7 +245,9 @@ class Meteor(SummedStatsScorer):
                     tokenized.append(self._segment_tokens(hyp, refs))
                 except ValueError as exc:
                     raise ValueError(f"segment {first + j}: {exc}") from None
-            aligned = self._align_pairs([(h, r) for h, refs in tokenized for r in refs])
+            owners = [(first + j, k) for j, (_, refs) in enumerate(tokenized) for k in range(len(refs))]
+            aligned = self._align_pairs([(h, r) for h, refs in tokenized for r in refs],
+                                        [f"segment {j}: the hypothesis and reference {k}" for j, k in owners])
             return [self._best(h, refs, aligned.__getitem__) for h, refs in tokenized]
 
     def sample_model(self) -> "StatsModel":
@@ -259,12 +275,16 @@ class Meteor(SummedStatsScorer):
 
     def _segment(self, hyp: str, refs: Sequence[str]) -> SegmentResult:
         hyp_tokens, ref_tokens = self._segment_tokens(hyp, refs)
-        return self._best(hyp_tokens, ref_tokens, lambda pair: self._align_pair(*pair))
+        return self._best(hyp_tokens, ref_tokens, lambda pair: self._align_pair(
+            *pair, f"the hypothesis and reference {ref_tokens.index(pair[1])}"))
 
     def _segment_tokens(self, hyp: str, refs: Sequence[str]) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
-        """The tokens of a segment's hypothesis and references, each within ``max_segment_tokens``."""
-        return (self._check_length(self._preprocess(hyp), "hypothesis"),
-                [self._check_length(self._preprocess(ref), f"reference {k}") for k, ref in enumerate(refs)])
+        """The tokens of a segment's hypothesis and references, each within ``max_segment_chars`` (checked
+        first) and ``max_segment_tokens``."""
+        chars = self.max_segment_chars
+        return (self._check_length(self._preprocess(check_chars(hyp, chars, "the hypothesis")), "hypothesis"),
+                [self._check_length(self._preprocess(check_chars(ref, chars, f"reference {k}")), f"reference {k}")
+                 for k, ref in enumerate(refs)])
 
     def _best(self, hyp_tokens: tuple[str, ...], refs: Sequence[tuple[str, ...]],
               aligned: Callable[[tuple[tuple[str, ...], tuple[str, ...]]], tuple[MeteorStats, tuple[Match, ...]]]
@@ -283,32 +303,52 @@ class Meteor(SummedStatsScorer):
         """Statistics and alignment of a hypothesis and a reference already tokenized (:meth:`tokens`)."""
         return self._align_pair(hyp, ref)
 
-    def _align_pair(self, hyp: tuple[str, ...], ref: tuple[str, ...]) -> tuple[MeteorStats, tuple[Match, ...]]:
+    def _align_pair(self, hyp: tuple[str, ...], ref: tuple[str, ...],
+                    where: str = "the hypothesis and reference") -> tuple[MeteorStats, tuple[Match, ...]]:
         """Statistics and alignment of a token-sequence pair (a pure function of the two, so cached)."""
         done = self._pair_cache.get((hyp, ref))
         if done is None:
-            matches = align(len(hyp), self._candidates(hyp, ref), self._exact_type, self.params.beam_size)
+            candidates = self._candidates(hyp, ref, where)
+            if sum(map(len, candidates)) < _BATCH_ALIGN_FROM:
+                matches = align(len(hyp), candidates, self._exact_type, self.params.beam_size)
+            else:  # the same alignment, several times faster for a large pair
+                from .batch_aligner import align_batch
+
+                matches = align_batch([(len(hyp), candidates, self._exact_type)], self.params.beam_size)[0]
             done = self._remember((hyp, ref), matches)
         return done
 
-    def _align_pairs(self, pairs: Sequence[tuple[tuple[str, ...], tuple[str, ...]]]
+    def _align_pairs(self, pairs: Sequence[tuple[tuple[str, ...], tuple[str, ...]]], names: Sequence[str]
                      ) -> dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[MeteorStats, tuple[Match, ...]]]:
-        """:meth:`_align_pair` of many pairs, the uncached ones aligned in one batch."""
+        """:meth:`_align_pair` of many pairs (``names[i]`` names pair ``i`` in errors), the uncached ones
+        aligned in batches of at most ``BATCH_CANDIDATES`` candidates and positions (one larger pair alone)."""
         from .batch_aligner import align_batch  # numpy: imported only where batches are scored
         out = {}
-        todo = []
-        for pair in pairs:
-            if pair not in out:
-                done = out[pair] = self._pair_cache.get(pair)
-                if done is None:
-                    todo.append(pair)
-        problems = [(len(h), self._candidates(h, r), self._exact_type) for h, r in todo]
-        for pair, matches in zip(todo, align_batch(problems, self.params.beam_size)):
-            out[pair] = self._remember(pair, matches)
+        todo: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+        problems: list[tuple[int, list[list[Match]], list[bool]]] = []
+        size = 0
+        for pair, name in zip(pairs, names):
+            if pair in out:
+                continue
+            done = out[pair] = self._pair_cache.get(pair)
+            if done is not None:
+                continue
+            candidates = self._candidates(*pair, name)
+            cost = len(pair[1]) + sum(map(len, candidates))
+            if size + cost > BATCH_CANDIDATES and todo:
+                for aligned, matches in zip(todo, align_batch(problems, self.params.beam_size)):
+                    out[aligned] = self._remember(aligned, matches)
+                todo, problems, size = [], [], 0
+            todo.append(pair)
+            problems.append((len(pair[0]), candidates, self._exact_type))
+            size += cost
+        for aligned, matches in zip(todo, align_batch(problems, self.params.beam_size)):
+            out[aligned] = self._remember(aligned, matches)
         return out
 
-    def _candidates(self, hyp: tuple[str, ...], ref: tuple[str, ...]) -> list[list[Match]]:
-        return find_candidates(hyp, ref, token_keys(hyp), token_keys(ref), self._matchers)
+    def _candidates(self, hyp: tuple[str, ...], ref: tuple[str, ...], where: str) -> list[list[Match]]:
+        return find_candidates(hyp, ref, token_keys(hyp), token_keys(ref), self._matchers,
+                               self.max_segment_candidates, where)
 
     def _remember(self, pair: tuple[tuple[str, ...], tuple[str, ...]],
                   matches: Sequence[Match]) -> tuple[MeteorStats, tuple[Match, ...]]:

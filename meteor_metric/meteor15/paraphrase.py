@@ -249,12 +249,13 @@ class ParaphraseTable:
             return []
         return [self._phrase(q) for q in self._para[self._start[node]:self._start[node + 1]]]
 
-    def matches(self, hyp: Sequence[str], ref: Sequence[str]) -> list[Span]:
+    def matches(self, hyp: Sequence[str], ref: Sequence[str], limit: Optional[int] = None) -> list[Span]:
         """``(ref_start, ref_len, hyp_start, hyp_len)`` for every paraphrase match, in the jar's order.
 
         First each reference phrase's paraphrases found in ``hyp`` (by reference start, phrase length,
         table order, hypothesis start), then each hypothesis phrase's paraphrases found in ``ref``
-        (by hypothesis start, length, table order, reference start). Duplicates are kept."""
+        (by hypothesis start, length, table order, reference start). Duplicates are kept. Stops after
+        the first phrase that takes the list past ``limit``."""
         h = self._hyp_walk(hyp if type(hyp) is tuple else tuple(hyp))
         r = self._ref_walk(ref if type(ref) is tuple else tuple(ref))
         out: list[Span] = []
@@ -267,6 +268,8 @@ class ParaphraseTable:
                     if q in h_occurs:
                         d = bisect.bisect_right(levels, q) - 1
                         out.extend([(j, length, i, d) for i in h_occurs[q]])
+                if limit is not None and len(out) > limit:
+                    return out
         r_occurs = r.occurs
         r_keys = r_occurs.keys()
         for i, length, a, b in h.paths:
@@ -275,6 +278,8 @@ class ParaphraseTable:
                     if q in r_occurs:
                         d = bisect.bisect_right(levels, q) - 1
                         out.extend([(j, d, i, length) for j in r_occurs[q]])
+                if limit is not None and len(out) > limit:
+                    return out
         return out
 
     def _walk(self, words: tuple[str, ...]) -> _Sentence:

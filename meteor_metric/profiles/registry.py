@@ -48,7 +48,7 @@ METEOR15_OPTIONS = {"task": None, "modules": None, "params_file": None, "fragmen
 
 #: Keyword options of each profile's scorer class that do not change the configuration's identity.
 SCORER_OPTIONS = {
-    "meteor-1.5": ("max_segment_tokens",),
+    "meteor-1.5": ("max_segment_tokens", "max_segment_candidates", "max_segment_chars"),
     "nltk": ("alpha", "beta", "gamma"),
     "original": ("search_budget",),
 }
@@ -79,8 +79,7 @@ class ScorerSpec:
     def _make(self) -> Scorer:
         options = dict(self.options)
         if self.profile == "meteor-1.5":
-            return Meteor.from_params(self.params, max_segment_tokens=options.get("max_segment_tokens",
-                                                                                  MAX_SEGMENT_TOKENS))
+            return Meteor.from_params(self.params, **{"max_segment_tokens": MAX_SEGMENT_TOKENS, **options})
         if self.profile == "nltk":
             from .nltk_profile import NltkMeteor
 
