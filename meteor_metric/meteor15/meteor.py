@@ -21,6 +21,7 @@ from ..core.scorer import SummedStatsScorer, first_best
 from ..core.stats import MeteorStats
 from .aligner import align, find_candidates
 from .formula import compute_metrics
+from .native_engine import NativeAligner, NativeStatsCounter, resolve_engine
 from .matcher import (ExactMatcher, LemmaMatcher, Matcher, ParaphraseMatcher, SimilarityMatcher, StemMatcher,
                       SynonymMatcher, token_keys)
 from .names import (DEFAULT_SIMILARITY_THRESHOLD, EXTENSION_MODULES, EXTENSION_NORMALIZATIONS, METEOR_VERSION,
@@ -71,6 +72,9 @@ class Meteor(SummedStatsScorer):
     ``fragmentation="crossings"`` (the order penalty from crossing match pairs instead of chunks).
     ``task="mqm"`` and ``task="caption"`` are presets tuned on human judgments (English);
     ``params_file`` reads a preset written by ``meteor-metric tune``.
+    ``impl`` picks the engine (``"python"``, ``"native"``, ``"auto"``; default ``$METEOR_METRIC_IMPL``, else
+    ``"auto"``: the compiled core where it is built); :attr:`engine` says which one runs. Both give the same
+    statistics; the native one runs the beam search and the statistics count in C, the rest in Python.
     A scorer is safe to share between threads.
     """
 
@@ -93,29 +97,33 @@ class Meteor(SummedStatsScorer):
         max_segment_tokens: Optional[int] = MAX_SEGMENT_TOKENS,
         fragmentation: str = "chunks",
         similarity_threshold: float = DEFAULT_SIMILARITY_THRESHOLD,
+        impl: Optional[str] = None,
     ):
         params = resolve_params(
             language, task, parameters=parameters, weights=weights, modules=modules,
             normalization=normalization, char_based=char_based, beam_size=beam_size,
             function_words=function_words, paraphrase_table=paraphrase_table, synonyms=synonyms,
             params_file=params_file, fragmentation=fragmentation, similarity_threshold=similarity_threshold)
-        self._init(params, cache_dir, max_segment_tokens)
+        self._init(params, cache_dir, max_segment_tokens, impl)
 
     @classmethod
     def from_params(cls, params: MeteorParams, cache_dir: Optional[str] = None,
-                    max_segment_tokens: Optional[int] = MAX_SEGMENT_TOKENS) -> "Meteor":
-        """A scorer for an already resolved configuration."""
+                    max_segment_tokens: Optional[int] = MAX_SEGMENT_TOKENS, impl: Optional[str] = None) -> "Meteor":
+        """A scorer for an already resolved configuration (``impl``: as for :class:`Meteor`)."""
         if not isinstance(params, MeteorParams):
             raise TypeError(f"params must be a MeteorParams, got {type(params).__name__}")
         self = cls.__new__(cls)
-        self._init(params, cache_dir, max_segment_tokens)
+        self._init(params, cache_dir, max_segment_tokens, impl)
         return self
 
-    def _init(self, params: MeteorParams, cache_dir: Optional[str], max_segment_tokens: Optional[int]) -> None:
+    def _init(self, params: MeteorParams, cache_dir: Optional[str], max_segment_tokens: Optional[int],
+              impl: Optional[str] = None) -> None:
         if max_segment_tokens is not None and (not isinstance(max_segment_tokens, int) or max_segment_tokens < 1):
             raise ValueError(f"max_segment_tokens must be a positive integer or None, got {max_segment_tokens!r}")
         self.max_segment_tokens = max_segment_tokens
         self.params = params
+        #: The engine that scores: ``"native"`` (the compiled core) or ``"python"``.
+        self.engine = resolve_engine(impl)
         self._resource_ids: list[str] = []
         self._matchers: list[Matcher] = [self._make_matcher(m, cache_dir) for m in params.modules]
         self._exact_type = [m == "exact" for m in params.modules]
@@ -125,7 +133,8 @@ class Meteor(SummedStatsScorer):
         else:
             function_words, digest = _read_word_file(params.function_words)
             fw_id = f"file-{digest}"
-        self._counter = StatsCounter(function_words, len(params.modules), params.char_based,
+        self._native = NativeAligner(self._exact_type, params.beam_size) if self.engine == "native" else None
+        self._counter = (NativeStatsCounter if self._native else StatsCounter)(function_words, len(params.modules), params.char_based,
                                      params.fragmentation == "crossings")
         self._preprocess = lru_cache(maxsize=_TEXT_CACHE_SIZE)(self._preprocess_uncached)
         self._pair_cache: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[MeteorStats, tuple[Match, ...]]] = {}
@@ -288,13 +297,19 @@ class Meteor(SummedStatsScorer):
         """Statistics and alignment of a token-sequence pair (a pure function of the two, so cached)."""
         done = self._pair_cache.get((hyp, ref))
         if done is None:
-            matches = align(len(hyp), self._candidates(hyp, ref), self._exact_type, self.params.beam_size)
+            candidates = self._candidates(hyp, ref)
+            if self._native is not None:
+                matches = self._native.align(len(hyp), candidates)
+            else:
+                matches = align(len(hyp), candidates, self._exact_type, self.params.beam_size)
             done = self._remember((hyp, ref), matches)
         return done
 
     def _align_pairs(self, pairs: Sequence[tuple[tuple[str, ...], tuple[str, ...]]]
                      ) -> dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[MeteorStats, tuple[Match, ...]]]:
-        """:meth:`_align_pair` of many pairs, the uncached ones aligned in one batch."""
+        """:meth:`_align_pair` of many pairs, the uncached ones aligned in one batch (by the Python engine)."""
+        if self._native is not None:
+            return {pair: self._align_pair(*pair) for pair in pairs}
         from .batch_aligner import align_batch  # numpy: imported only where batches are scored
         out = {}
         todo = []
