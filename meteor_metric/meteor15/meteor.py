@@ -21,7 +21,7 @@ from ..core.scorer import SummedStatsScorer, first_best
 from ..core.stats import MeteorStats
 from .aligner import align, find_candidates
 from .formula import compute_metrics
-from .native_engine import NativeAligner, NativeStatsCounter, resolve_engine
+from .native_engine import NativeEngine, resolve_engine
 from .matcher import (ExactMatcher, LemmaMatcher, Matcher, ParaphraseMatcher, SimilarityMatcher, StemMatcher,
                       SynonymMatcher, token_keys)
 from .names import (DEFAULT_SIMILARITY_THRESHOLD, EXTENSION_MODULES, EXTENSION_NORMALIZATIONS, METEOR_VERSION,
@@ -133,9 +133,10 @@ class Meteor(SummedStatsScorer):
         else:
             function_words, digest = _read_word_file(params.function_words)
             fw_id = f"file-{digest}"
-        self._native = NativeAligner(self._exact_type, params.beam_size) if self.engine == "native" else None
-        self._counter = (NativeStatsCounter if self._native else StatsCounter)(function_words, len(params.modules), params.char_based,
+        self._counter = StatsCounter(function_words, len(params.modules), params.char_based,
                                      params.fragmentation == "crossings")
+        self._native = (NativeEngine(self._matchers, self._exact_type, params.beam_size, self._counter,
+                                     params.char_based, self._candidates) if self.engine == "native" else None)
         self._preprocess = lru_cache(maxsize=_TEXT_CACHE_SIZE)(self._preprocess_uncached)
         self._pair_cache: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[MeteorStats, tuple[Match, ...]]] = {}
         self._base_signature = "|".join((
@@ -297,12 +298,11 @@ class Meteor(SummedStatsScorer):
         """Statistics and alignment of a token-sequence pair (a pure function of the two, so cached)."""
         done = self._pair_cache.get((hyp, ref))
         if done is None:
-            candidates = self._candidates(hyp, ref)
             if self._native is not None:
-                matches = self._native.align(len(hyp), candidates)
+                done = self._store((hyp, ref), self._native.pair(hyp, ref))
             else:
-                matches = align(len(hyp), candidates, self._exact_type, self.params.beam_size)
-            done = self._remember((hyp, ref), matches)
+                matches = align(len(hyp), self._candidates(hyp, ref), self._exact_type, self.params.beam_size)
+                done = self._remember((hyp, ref), matches)
         return done
 
     def _align_pairs(self, pairs: Sequence[tuple[tuple[str, ...], tuple[str, ...]]]
@@ -329,7 +329,10 @@ class Meteor(SummedStatsScorer):
     def _remember(self, pair: tuple[tuple[str, ...], tuple[str, ...]],
                   matches: Sequence[Match]) -> tuple[MeteorStats, tuple[Match, ...]]:
         """Statistics and alignment of an aligned pair, kept in a cache of at most ``_PAIR_CACHE_SIZE``."""
-        done = (self._counter.count(pair[0], pair[1], matches), tuple(matches))
+        return self._store(pair, (self._counter.count(pair[0], pair[1], matches), tuple(matches)))
+
+    def _store(self, pair: tuple[tuple[str, ...], tuple[str, ...]],
+               done: tuple[MeteorStats, tuple[Match, ...]]) -> tuple[MeteorStats, tuple[Match, ...]]:
         if len(self._pair_cache) >= _PAIR_CACHE_SIZE:
             self._pair_cache.clear()
         self._pair_cache[pair] = done

@@ -453,8 +453,67 @@ static PyObject *int_tuple(const int64_t *v, int n) {
     return t;
 }
 
-/* statistics.StatsCounter.count (without crossings): the counts of an alignment, as a tuple in
- * MeteorStats field order. sizes: per token 1 (words) or its UTF-16 length (characters). */
+typedef struct {
+    int64_t t_len, r_len, t_fun, r_fun, chunks, hyp_words, ref_words;
+    int64_t tc[MAX_MODULES], rc[MAX_MODULES], tf[MAX_MODULES], rf[MAX_MODULES];
+} Counts;
+
+/* statistics.StatsCounter.count (without crossings) and aligner.count_chunks. m: 5 ints per match, in
+ * reference order. Returns -1 (nothing set) if a match lies outside the sentences or out of order. */
+static int count_matches(const int32_t *m, Py_ssize_t n_match, const unsigned char *hfw, const unsigned char *rfw,
+                         const int32_t *hsz, const int32_t *rsz, Py_ssize_t n_hyp, Py_ssize_t n_ref, int n_modules,
+                         Counts *out) {
+    memset(out, 0, sizeof(Counts));
+    for (Py_ssize_t k = 0; k < n_hyp; k++) {
+        out->t_len += hsz[k];
+        if (hfw[k]) out->t_fun += hsz[k];
+    }
+    for (Py_ssize_t k = 0; k < n_ref; k++) {
+        out->r_len += rsz[k];
+        if (rfw[k]) out->r_fun += rsz[k];
+    }
+    int64_t last = -1, idx = 0, prev_ref = -1;
+    for (Py_ssize_t i = 0; i < n_match; i++) {
+        int32_t rs = m[5 * i], rl = m[5 * i + 1], hst = m[5 * i + 2], hl = m[5 * i + 3], mod = m[5 * i + 4];
+        if (rs < 0 || rl < 1 || rl > n_ref || rs > n_ref - rl || hst < 0 || hl < 1 || hl > n_hyp ||
+            hst > n_hyp - hl || mod < 0 || mod >= n_modules || rs < prev_ref)
+            return -1;
+        prev_ref = rs + rl;
+        for (int32_t k = hst; k < hst + hl; k++) {
+            if (hfw[k]) out->tf[mod] += hsz[k];
+            else out->tc[mod] += hsz[k];
+        }
+        for (int32_t k = rs; k < rs + rl; k++) {
+            if (rfw[k]) out->rf[mod] += rsz[k];
+            else out->rc[mod] += rsz[k];
+        }
+        out->hyp_words += hl;
+        out->ref_words += rl;
+        if (rs != idx && last != -1) {
+            out->chunks++;
+            last = -1;
+        }
+        if (last != -1 && hst != last) out->chunks++;
+        idx = rs + rl;
+        last = hst + hl;
+    }
+    if (last != -1) out->chunks++;
+    return 0;
+}
+
+/* The counts as a tuple in MeteorStats field order (without crossings). */
+static PyObject *counts_tuple(const Counts *c, int n_modules) {
+    PyObject *result = NULL;
+    PyObject *t[4] = {int_tuple(c->tc, n_modules), int_tuple(c->rc, n_modules), int_tuple(c->tf, n_modules),
+                      int_tuple(c->rf, n_modules)};
+    if (t[0] && t[1] && t[2] && t[3])
+        result = Py_BuildValue("(LLLLOOOOLLL)", (long long)c->t_len, (long long)c->r_len, (long long)c->t_fun,
+                               (long long)c->r_fun, t[0], t[1], t[2], t[3], (long long)c->chunks,
+                               (long long)c->hyp_words, (long long)c->ref_words);
+    for (int k = 0; k < 4; k++) Py_XDECREF(t[k]);
+    return result;
+}
+
 static PyObject *py_count(PyObject *self, PyObject *args) {
     (void)self;
     int n_modules;
@@ -463,62 +522,20 @@ static PyObject *py_count(PyObject *self, PyObject *args) {
         return NULL;
     PyObject *result = NULL;
     const Py_ssize_t n_hyp = hyp_fw.len, n_ref = ref_fw.len;
-    const Py_ssize_t n_match = matches.len / (5 * (Py_ssize_t)sizeof(int32_t));
     if (matches.len % (5 * (Py_ssize_t)sizeof(int32_t)) || hyp_size.len != n_hyp * (Py_ssize_t)sizeof(int32_t) ||
         ref_size.len != n_ref * (Py_ssize_t)sizeof(int32_t) || n_modules < 1 || n_modules > MAX_MODULES ||
         n_hyp > MAX_TOKENS || n_ref > MAX_TOKENS) {
         PyErr_SetString(PyExc_ValueError, "count: inconsistent buffer sizes or module count");
         goto done;
     }
-    const int32_t *m = (const int32_t *)matches.buf, *hsz = (const int32_t *)hyp_size.buf,
-                  *rsz = (const int32_t *)ref_size.buf;
-    const unsigned char *hfw = (const unsigned char *)hyp_fw.buf, *rfw = (const unsigned char *)ref_fw.buf;
-    int64_t tc[MAX_MODULES] = {0}, rc[MAX_MODULES] = {0}, tf[MAX_MODULES] = {0}, rf[MAX_MODULES] = {0};
-    int64_t t_len = 0, r_len = 0, t_fun = 0, r_fun = 0, hyp_words = 0, ref_words = 0, chunks = 0;
-    for (Py_ssize_t k = 0; k < n_hyp; k++) {
-        t_len += hsz[k];
-        if (hfw[k]) t_fun += hsz[k];
+    Counts c;
+    if (count_matches((const int32_t *)matches.buf, matches.len / (5 * (Py_ssize_t)sizeof(int32_t)),
+                      (const unsigned char *)hyp_fw.buf, (const unsigned char *)ref_fw.buf,
+                      (const int32_t *)hyp_size.buf, (const int32_t *)ref_size.buf, n_hyp, n_ref, n_modules, &c)) {
+        PyErr_SetString(PyExc_ValueError, "count: a match is outside the sentences or out of order");
+        goto done;
     }
-    for (Py_ssize_t k = 0; k < n_ref; k++) {
-        r_len += rsz[k];
-        if (rfw[k]) r_fun += rsz[k];
-    }
-    int64_t last = -1, idx = 0, prev_ref = -1;
-    for (Py_ssize_t i = 0; i < n_match; i++) {
-        int32_t rs = m[5 * i], rl = m[5 * i + 1], hst = m[5 * i + 2], hl = m[5 * i + 3], mod = m[5 * i + 4];
-        if (rs < 0 || rl < 1 || rl > n_ref || rs > n_ref - rl || hst < 0 || hl < 1 || hl > n_hyp ||
-            hst > n_hyp - hl || mod < 0 || mod >= n_modules || rs < prev_ref) {
-            PyErr_Format(PyExc_ValueError, "count: match %zd is outside the sentences or out of order", i);
-            goto done;
-        }
-        prev_ref = rs + rl;
-        for (int32_t k = hst; k < hst + hl; k++) {
-            if (hfw[k]) tf[mod] += hsz[k];
-            else tc[mod] += hsz[k];
-        }
-        for (int32_t k = rs; k < rs + rl; k++) {
-            if (rfw[k]) rf[mod] += rsz[k];
-            else rc[mod] += rsz[k];
-        }
-        hyp_words += hl;
-        ref_words += rl;
-        /* aligner.count_chunks */
-        if (rs != idx && last != -1) {
-            chunks++;
-            last = -1;
-        }
-        if (last != -1 && hst != last) chunks++;
-        idx = rs + rl;
-        last = hst + hl;
-    }
-    if (last != -1) chunks++;
-    PyObject *t[4] = {int_tuple(tc, n_modules), int_tuple(rc, n_modules), int_tuple(tf, n_modules),
-                      int_tuple(rf, n_modules)};
-    if (t[0] && t[1] && t[2] && t[3])
-        result = Py_BuildValue("(LLLLOOOOLLL)", (long long)t_len, (long long)r_len, (long long)t_fun,
-                               (long long)r_fun, t[0], t[1], t[2], t[3], (long long)chunks, (long long)hyp_words,
-                               (long long)ref_words);
-    for (int k = 0; k < 4; k++) Py_XDECREF(t[k]);
+    result = counts_tuple(&c, n_modules);
 done:
     PyBuffer_Release(&matches);
     PyBuffer_Release(&hyp_fw);
@@ -527,6 +544,556 @@ done:
     PyBuffer_Release(&ref_size);
     return result;
 }
+
+/* ---- The whole pair in C: a token table, the matchers and the paraphrase walk -------------------------- */
+
+enum { K_EXACT = 0, K_STEM = 1, K_SYNONYM = 2, K_PARAPHRASE = 3 };
+#define N_PARA_ARRAYS 5 /* tok, child, start, para, levels of a paraphrase index (paraphrase.py) */
+
+/* A scoring configuration and its token table: per distinct token (an id given by add_token) its Java
+ * hash, stem hash, sorted synset ids, paraphrase vocabulary id, function-word flag and UTF-16 length, all
+ * computed once by the Python engine's own functions. */
+typedef struct {
+    PyObject_HEAD
+    int32_t n_tok, cap_tok;
+    int32_t *hash, *stem, *para_id, *u16;
+    unsigned char *fw;
+    int64_t *syn_first; /* cap_tok + 1 offsets into syn */
+    int64_t *syn;
+    int64_t n_syn, cap_syn;
+    int n_modules, beam, char_based, has_para;
+    unsigned char kinds[MAX_MODULES], exact[MAX_MODULES];
+    Py_buffer para_buf[N_PARA_ARRAYS];
+    const uint32_t *para_arr[N_PARA_ARRAYS];
+    Py_ssize_t para_len[N_PARA_ARRAYS];
+    PyObject *match_type; /* a tuple subclass built with 5 items (core.alignment.Match) */
+} Core;
+
+enum { P_TOK = 0, P_CHILD = 1, P_START = 2, P_PARA = 3, P_LEVELS = 4 };
+
+typedef struct {
+    int32_t *c;
+    int64_t n, cap, limit; /* limit < 0: none */
+    int over;
+} CandVec;
+
+static int cand_push(CandVec *v, int32_t rs, int32_t rl, int32_t hs, int32_t hl, int32_t mod) {
+    if (v->limit >= 0 && v->n >= v->limit) {
+        v->over = 1;
+        return 1;
+    }
+    if (v->n >= MAX_CANDIDATES) {
+        v->over = 1;
+        return 1;
+    }
+    if (v->n == v->cap) {
+        int64_t cap = v->cap ? 2 * v->cap : 256;
+        int32_t *c = (int32_t *)realloc(v->c, (size_t)cap * 5 * sizeof(int32_t));
+        if (!c) return -1;
+        v->c = c;
+        v->cap = cap;
+    }
+    int32_t *r = v->c + 5 * v->n++;
+    r[0] = rs;
+    r[1] = rl;
+    r[2] = hs;
+    r[3] = hl;
+    r[4] = mod;
+    return 0;
+}
+
+typedef struct {
+    int32_t node, pos;
+} Occ;
+
+typedef struct {
+    int32_t start, len;
+    uint32_t a, b;
+} PPath;
+
+typedef struct {
+    Occ *occ;
+    PPath *path;
+    int64_t n_occ, cap_occ, n_path, cap_path;
+} Walk;
+
+static int occ_cmp(const void *x, const void *y) {
+    const Occ *a = (const Occ *)x, *b = (const Occ *)y;
+    if (a->node != b->node) return a->node < b->node ? -1 : 1;
+    return (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+static void walk_free(Walk *w) {
+    free(w->occ);
+    free(w->path);
+}
+
+/* paraphrase.ParaphraseTable._walk: every trie node a phrase starting at each position reaches, and the
+ * phrases with paraphrases. Every index read from the file is checked. 0: done, -1: no memory, -2: the
+ * index points outside its arrays. */
+static int para_walk(const Core *core, const int32_t *ids, int32_t n, Walk *w) {
+    const uint32_t *tok = core->para_arr[P_TOK], *child = core->para_arr[P_CHILD], *start = core->para_arr[P_START];
+    const Py_ssize_t n_tok = core->para_len[P_TOK], n_child = core->para_len[P_CHILD],
+                     n_start = core->para_len[P_START], n_para = core->para_len[P_PARA];
+    for (int32_t s = 0; s < n; s++) {
+        int32_t t = core->para_id[ids[s]];
+        if (t < 0) continue;
+        int64_t node = (int64_t)t + 1;
+        int32_t end = s + 1;
+        for (;;) {
+            if (node + 1 >= n_child || node + 1 >= n_start || node > INT32_MAX) return -2;
+            if (w->n_occ == w->cap_occ) {
+                int64_t cap = w->cap_occ ? 2 * w->cap_occ : 64;
+                Occ *o = (Occ *)realloc(w->occ, (size_t)cap * sizeof(Occ));
+                if (!o) return -1;
+                w->occ = o;
+                w->cap_occ = cap;
+            }
+            w->occ[w->n_occ].node = (int32_t)node;
+            w->occ[w->n_occ++].pos = s;
+            uint32_t a = start[node], b = start[node + 1];
+            if (a > b || b > n_para) return -2;
+            if (a != b) {
+                if (w->n_path == w->cap_path) {
+                    int64_t cap = w->cap_path ? 2 * w->cap_path : 64;
+                    PPath *pp = (PPath *)realloc(w->path, (size_t)cap * sizeof(PPath));
+                    if (!pp) return -1;
+                    w->path = pp;
+                    w->cap_path = cap;
+                }
+                PPath *pp = &w->path[w->n_path++];
+                pp->start = s;
+                pp->len = end - s;
+                pp->a = a;
+                pp->b = b;
+            }
+            if (end >= n) break;
+            t = core->para_id[ids[end]];
+            if (t < 0) break;
+            uint32_t lo = child[node], hi = child[node + 1];
+            if (lo > hi || hi > n_tok) return -2;
+            if (lo == hi) break;
+            uint32_t l = lo, h = hi; /* bisect_left(tok, t, lo, hi) */
+            while (l < h) {
+                uint32_t mid = l + (h - l) / 2;
+                if (tok[mid] < (uint32_t)t) l = mid + 1;
+                else h = mid;
+            }
+            if (l == hi || tok[l] != (uint32_t)t) break;
+            node = l;
+            end++;
+        }
+    }
+    if (w->n_occ > 1) qsort(w->occ, (size_t)w->n_occ, sizeof(Occ), occ_cmp);
+    return 0;
+}
+
+/* The first occurrence of node q in a sorted walk, or n_occ. */
+static int64_t occ_find(const Walk *w, uint32_t q) {
+    int64_t lo = 0, hi = w->n_occ;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if ((uint32_t)w->occ[mid].node < q) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The phrase length of node q: bisect_right(levels, q) - 1 (-2: outside the index, or the root). */
+static int32_t para_depth(const Core *core, uint32_t q) {
+    const uint32_t *levels = core->para_arr[P_LEVELS];
+    Py_ssize_t lo = 0, hi = core->para_len[P_LEVELS];
+    if ((Py_ssize_t)q + 1 >= core->para_len[P_CHILD]) return -2;
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (q < levels[mid]) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo - 1 >= 1 && lo - 1 <= MAX_TOKENS ? (int32_t)(lo - 1) : -2;
+}
+
+/* paraphrase.ParaphraseTable.matches for module `mod`. 0, 1 (over the candidate limit), -1, -2 as walk. */
+static int para_matches(const Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t *ref, int32_t n_ref,
+                        int mod, CandVec *out) {
+    Walk hw = {0}, rw = {0};
+    int rc = para_walk(core, hyp, n_hyp, &hw);
+    if (!rc) rc = para_walk(core, ref, n_ref, &rw);
+    const uint32_t *para = core->para_arr[P_PARA];
+    for (int side = 0; side < 2 && !rc; side++) {
+        const Walk *from = side ? &hw : &rw, *into = side ? &rw : &hw;
+        for (int64_t k = 0; k < from->n_path && !rc; k++) {
+            const PPath *pp = &from->path[k];
+            for (uint32_t x = pp->a; x < pp->b && !rc; x++) {
+                uint32_t q = para[x];
+                int64_t at = occ_find(into, q);
+                if (at == into->n_occ || (uint32_t)into->occ[at].node != q) continue;
+                int32_t d = para_depth(core, q);
+                if (d < 0) {
+                    rc = -2;
+                    break;
+                }
+                for (; at < into->n_occ && (uint32_t)into->occ[at].node == q && !rc; at++) {
+                    int32_t pos = into->occ[at].pos;
+                    /* the phrase found must fit its sentence (a damaged index could claim more) */
+                    if (side == 0 && pos > n_hyp - d) rc = -2;
+                    else if (side == 1 && pos > n_ref - d) rc = -2;
+                    else if (side == 0) rc = cand_push(out, pp->start, pp->len, pos, d, mod);
+                    else rc = cand_push(out, pos, d, pp->start, pp->len, mod);
+                }
+            }
+        }
+    }
+    walk_free(&hw);
+    walk_free(&rw);
+    return rc;
+}
+
+static int synsets_meet(const Core *core, int32_t a, int32_t b) {
+    const int64_t *x = core->syn + core->syn_first[a], *xe = core->syn + core->syn_first[a + 1];
+    const int64_t *y = core->syn + core->syn_first[b], *ye = core->syn + core->syn_first[b + 1];
+    while (x < xe && y < ye) {
+        if (*x == *y) return 1;
+        if (*x < *y) x++;
+        else y++;
+    }
+    return 0;
+}
+
+/* aligner.find_candidates with the matchers of matcher.py, in the jar's order, into `out` (appended
+ * module by module); 0, 1 (over the limit), -1 (memory), -2 (damaged paraphrase index). */
+static int find_all(const Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t *ref, int32_t n_ref,
+                    CandVec *out) {
+    int identical = n_hyp == n_ref;
+    for (int32_t k = 0; k < n_hyp && identical; k++) identical = core->hash[hyp[k]] == core->hash[ref[k]];
+    int n_mod = identical ? 1 : core->n_modules;
+    for (int mod = 0; mod < n_mod; mod++) {
+        int kind = core->kinds[mod], rc = 0;
+        if (kind == K_PARAPHRASE) {
+            rc = para_matches(core, hyp, n_hyp, ref, n_ref, mod, out);
+        } else {
+            for (int32_t j = 0; j < n_ref && !rc; j++) {
+                int32_t r = ref[j];
+                if (kind == K_SYNONYM && core->syn_first[r] == core->syn_first[r + 1]) continue;
+                for (int32_t i = 0; i < n_hyp && !rc; i++) {
+                    int32_t h = hyp[i];
+                    int hit;
+                    if (kind == K_EXACT) hit = core->hash[h] == core->hash[r];
+                    else if (kind == K_STEM) hit = core->stem[h] == core->stem[r] && core->hash[h] != core->hash[r];
+                    else hit = core->hash[h] != core->hash[r] && synsets_meet(core, h, r);
+                    if (hit) rc = cand_push(out, j, 1, i, 1, mod);
+                }
+            }
+        }
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+static int core_grow(Core *core) {
+    int32_t cap = core->cap_tok ? 2 * core->cap_tok : 1024;
+    if (core->cap_tok > (1 << 29)) return -1;
+    int32_t *p;
+    unsigned char *f;
+    int64_t *sf;
+#define GROW(field, type)                                                       \
+    p = (int32_t *)realloc(core->field, (size_t)cap * sizeof(type));            \
+    if (!p) return -1;                                                          \
+    core->field = p;
+    GROW(hash, int32_t)
+    GROW(stem, int32_t)
+    GROW(para_id, int32_t)
+    GROW(u16, int32_t)
+#undef GROW
+    f = (unsigned char *)realloc(core->fw, (size_t)cap);
+    if (!f) return -1;
+    core->fw = f;
+    sf = (int64_t *)realloc(core->syn_first, ((size_t)cap + 1) * sizeof(int64_t));
+    if (!sf) return -1;
+    core->syn_first = sf;
+    core->cap_tok = cap;
+    return 0;
+}
+
+static int cmp_i64(const void *x, const void *y) {
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* add_token(hash, stem_hash, synsets, paraphrase_id, function_word, utf16_length) -> token id */
+static PyObject *core_add_token(Core *core, PyObject *args) {
+    int hash, stem, para_id, fw, u16;
+    PyObject *synsets;
+    if (!PyArg_ParseTuple(args, "iiOipi:add_token", &hash, &stem, &synsets, &para_id, &fw, &u16)) return NULL;
+    if (u16 < 0 || para_id < -1 || (core->has_para && para_id >= 0 && (Py_ssize_t)para_id + 2 >= core->para_len[P_CHILD])) {
+        PyErr_SetString(PyExc_ValueError, "add_token: a negative length, or a paraphrase id outside the index");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(synsets, "add_token: synsets must be a sequence of ints");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (core->n_tok == core->cap_tok && core_grow(core)) {
+        Py_DECREF(seq);
+        return PyErr_NoMemory();
+    }
+    if (core->n_syn + n > core->cap_syn) {
+        int64_t cap = core->cap_syn ? core->cap_syn : 4096;
+        while (cap < core->n_syn + n) cap *= 2;
+        int64_t *s = (int64_t *)realloc(core->syn, (size_t)cap * sizeof(int64_t));
+        if (!s) {
+            Py_DECREF(seq);
+            return PyErr_NoMemory();
+        }
+        core->syn = s;
+        core->cap_syn = cap;
+    }
+    int64_t *dst = core->syn + core->n_syn;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, k));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        dst[k] = v;
+    }
+    Py_DECREF(seq);
+    qsort(dst, (size_t)n, sizeof(int64_t), cmp_i64);
+    int32_t id = core->n_tok;
+    if (id == 0) core->syn_first[0] = 0;
+    core->hash[id] = hash;
+    core->stem[id] = stem;
+    core->para_id[id] = core->has_para ? para_id : -1;
+    core->fw[id] = (unsigned char)fw;
+    core->u16[id] = u16;
+    core->n_syn += n;
+    core->syn_first[id + 1] = core->n_syn;
+    core->n_tok++;
+    return PyLong_FromLong(id);
+}
+
+/* Token ids of a pair, checked against the table. */
+static int check_ids(const Core *core, const Py_buffer *b, const char *what) {
+    if (b->len % (Py_ssize_t)sizeof(int32_t) || b->len / (Py_ssize_t)sizeof(int32_t) > MAX_TOKENS) {
+        PyErr_Format(PyExc_ValueError, "score: %s must be int32 token ids, at most %d", what, MAX_TOKENS);
+        return -1;
+    }
+    const int32_t *ids = (const int32_t *)b->buf;
+    for (Py_ssize_t k = 0; k < b->len / (Py_ssize_t)sizeof(int32_t); k++)
+        if (ids[k] < 0 || ids[k] >= core->n_tok) {
+            PyErr_Format(PyExc_ValueError, "score: %s token id %d is not in the table", what, ids[k]);
+            return -1;
+        }
+    return 0;
+}
+
+static PyObject *make_match(PyTypeObject *type, const int32_t *r) {
+    PyObject *m = type->tp_alloc(type, 5);
+    if (!m) return NULL;
+    for (int k = 0; k < 5; k++) {
+        PyObject *v = PyLong_FromLong(r[k]);
+        if (!v) {
+            Py_DECREF(m);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(m, k, v);
+    }
+    return m;
+}
+
+/* score(hyp_ids, ref_ids, max_candidates) -> (alignment: tuple of Match, MeteorStats fields without
+ * crossings), or None when the pair has more than max_candidates (>= 0) candidate matches. */
+static PyObject *core_score(Core *core, PyObject *args) {
+    Py_buffer hb = {0}, rb = {0};
+    long long max_candidates;
+    if (!PyArg_ParseTuple(args, "y*y*L:score", &hb, &rb, &max_candidates)) return NULL;
+    PyObject *result = NULL, *alignment = NULL, *stats = NULL;
+    CandVec found = {NULL, 0, 0, max_candidates, 0};
+    int32_t *grouped = NULL, *first = NULL, *chosen = NULL, *sizes = NULL, *picked = NULL;
+    unsigned char *flags = NULL;
+    if (check_ids(core, &hb, "hypothesis") || check_ids(core, &rb, "reference")) goto done;
+    const int32_t *hyp = (const int32_t *)hb.buf, *ref = (const int32_t *)rb.buf;
+    const int32_t n_hyp = (int32_t)(hb.len / 4), n_ref = (int32_t)(rb.len / 4);
+    int rc = find_all(core, hyp, n_hyp, ref, n_ref, &found);
+    if (rc == -1) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (rc == -2) {
+        PyErr_SetString(PyExc_ValueError, "the paraphrase index points outside its arrays (damaged); rebuild it");
+        goto done;
+    }
+    if (rc == 1) {
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
+    /* candidates[j] in the order they were appended: a stable counting sort by reference start */
+    grouped = (int32_t *)malloc(((size_t)found.n + 1) * 5 * sizeof(int32_t));
+    first = (int32_t *)calloc((size_t)n_ref + 2, sizeof(int32_t));
+    chosen = (int32_t *)malloc(((size_t)n_ref + 1) * sizeof(int32_t));
+    if (!grouped || !first || !chosen) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int64_t i = 0; i < found.n; i++) first[found.c[5 * i] + 1]++;
+    for (int32_t j = 0; j < n_ref; j++) first[j + 1] += first[j];
+    for (int64_t i = 0; i < found.n; i++) {
+        int32_t at = first[found.c[5 * i]]++;
+        memcpy(grouped + 5 * (int64_t)at, found.c + 5 * i, 5 * sizeof(int32_t));
+    }
+    Problem p = {n_hyp, n_ref, (int32_t)found.n, core->n_modules, core->beam, grouped, core->exact, first};
+    if (check_problem(&p)) goto done;
+    int32_t n_chosen = align_problem(&p, chosen);
+    if (n_chosen < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    picked = (int32_t *)malloc(((size_t)n_chosen + 1) * 5 * sizeof(int32_t));
+    sizes = (int32_t *)malloc(((size_t)n_hyp + n_ref + 1) * sizeof(int32_t));
+    flags = (unsigned char *)malloc((size_t)n_hyp + n_ref + 1);
+    if (!picked || !sizes || !flags) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    alignment = PyTuple_New(n_chosen);
+    if (!alignment) goto done;
+    for (int32_t k = 0; k < n_chosen; k++) {
+        memcpy(picked + 5 * k, grouped + 5 * (int64_t)chosen[k], 5 * sizeof(int32_t));
+        PyObject *m = make_match((PyTypeObject *)core->match_type, picked + 5 * k);
+        if (!m) goto done;
+        PyTuple_SET_ITEM(alignment, k, m);
+    }
+    for (int32_t k = 0; k < n_hyp; k++) {
+        sizes[k] = core->char_based ? core->u16[hyp[k]] : 1;
+        flags[k] = core->fw[hyp[k]];
+    }
+    for (int32_t k = 0; k < n_ref; k++) {
+        sizes[n_hyp + k] = core->char_based ? core->u16[ref[k]] : 1;
+        flags[n_hyp + k] = core->fw[ref[k]];
+    }
+    Counts c;
+    if (count_matches(picked, n_chosen, flags, flags + n_hyp, sizes, sizes + n_hyp, n_hyp, n_ref, core->n_modules,
+                      &c)) {
+        PyErr_SetString(PyExc_SystemError, "score: the alignment does not fit its sentences");
+        goto done;
+    }
+    stats = counts_tuple(&c, core->n_modules);
+    if (stats) result = PyTuple_Pack(2, alignment, stats);
+done:
+    Py_XDECREF(alignment);
+    Py_XDECREF(stats);
+    free(found.c);
+    free(grouped);
+    free(first);
+    free(chosen);
+    free(picked);
+    free(sizes);
+    free(flags);
+    PyBuffer_Release(&hb);
+    PyBuffer_Release(&rb);
+    return result;
+}
+
+static void core_dealloc(Core *core) {
+    free(core->hash);
+    free(core->stem);
+    free(core->para_id);
+    free(core->u16);
+    free(core->fw);
+    free(core->syn_first);
+    free(core->syn);
+    for (int k = 0; k < N_PARA_ARRAYS; k++)
+        if (core->para_arr[k]) PyBuffer_Release(&core->para_buf[k]);
+    Py_XDECREF(core->match_type);
+    Py_TYPE(core)->tp_free((PyObject *)core);
+}
+
+/* Core(kinds, exact_type, beam_size, char_based, match_type, paraphrase_arrays or None) */
+static int core_init(Core *core, PyObject *args, PyObject *kwds) {
+    (void)kwds;
+    Py_buffer kinds = {0}, exact = {0};
+    int beam, char_based;
+    PyObject *match_type, *para;
+    if (core->match_type) {
+        PyErr_SetString(PyExc_RuntimeError, "Core is initialised once");
+        return -1;
+    }
+    if (!PyArg_ParseTuple(args, "y*y*ipOO:Core", &kinds, &exact, &beam, &char_based, &match_type, &para)) return -1;
+    int ok = 0;
+    if (kinds.len < 1 || kinds.len > MAX_MODULES || exact.len != kinds.len || beam < 1 || beam > MAX_BEAM) {
+        PyErr_SetString(PyExc_ValueError, "Core: 1..64 modules with one exact_type byte each, beam_size 1..65536");
+        goto done;
+    }
+    if (!PyType_Check(match_type) || !PyType_IsSubtype((PyTypeObject *)match_type, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "Core: match_type must be a tuple subclass");
+        goto done;
+    }
+    core->n_modules = (int)kinds.len;
+    int need_para = 0;
+    for (int k = 0; k < core->n_modules; k++) {
+        core->kinds[k] = ((unsigned char *)kinds.buf)[k];
+        core->exact[k] = ((unsigned char *)exact.buf)[k] != 0;
+        if (core->kinds[k] > K_PARAPHRASE) {
+            PyErr_Format(PyExc_ValueError, "Core: unknown module kind %d", core->kinds[k]);
+            goto done;
+        }
+        need_para |= core->kinds[k] == K_PARAPHRASE;
+    }
+    if (need_para) {
+        if (!PyTuple_Check(para) || PyTuple_GET_SIZE(para) != N_PARA_ARRAYS) {
+            PyErr_SetString(PyExc_ValueError, "Core: a paraphrase module needs the index's 5 arrays");
+            goto done;
+        }
+        for (int k = 0; k < N_PARA_ARRAYS; k++) {
+            if (PyObject_GetBuffer(PyTuple_GET_ITEM(para, k), &core->para_buf[k], PyBUF_C_CONTIGUOUS | PyBUF_FORMAT))
+                goto done;
+            core->para_arr[k] = (const uint32_t *)core->para_buf[k].buf;
+            if (core->para_buf[k].itemsize != 4 || !core->para_buf[k].format ||
+                strcmp(core->para_buf[k].format, "I")) {
+                PyErr_SetString(PyExc_ValueError, "Core: paraphrase arrays must be uint32 ('I') buffers");
+                goto done;
+            }
+            core->para_len[k] = core->para_buf[k].len / 4;
+        }
+        if (core->para_len[P_CHILD] < 2 || core->para_len[P_START] < 2 || core->para_len[P_LEVELS] < 1) {
+            PyErr_SetString(PyExc_ValueError, "Core: the paraphrase index is empty");
+            goto done;
+        }
+        core->has_para = 1;
+    }
+    core->beam = beam;
+    core->char_based = char_based;
+    Py_INCREF(match_type);
+    core->match_type = match_type;
+    ok = 1;
+done:
+    PyBuffer_Release(&kinds);
+    PyBuffer_Release(&exact);
+    return ok ? 0 : -1;
+}
+
+static PyObject *core_size(Core *core, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromLong(core->n_tok);
+}
+
+static PyMethodDef core_methods[] = {
+    {"add_token", (PyCFunction)core_add_token, METH_VARARGS,
+     "add_token(hash, stem_hash, synsets, paraphrase_id, function_word, utf16_length) -> token id"},
+    {"score", (PyCFunction)core_score, METH_VARARGS,
+     "score(hyp_ids, ref_ids, max_candidates) -> (alignment, stats fields) or None past max_candidates (>= 0)"},
+    {"size", (PyCFunction)core_size, METH_NOARGS, "size() -> number of tokens in the table"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "meteor_core.Core",
+    .tp_basicsize = sizeof(Core),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A scoring configuration with its token table: matching, alignment and statistics of a pair in C.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)core_init,
+    .tp_dealloc = (destructor)core_dealloc,
+    .tp_methods = core_methods,
+};
 
 static PyMethodDef methods[] = {
     {"align", py_align, METH_VARARGS,
@@ -543,4 +1110,15 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "meteor_core",
                                     "The compiled core of the METEOR 1.5 engine (aligner, statistics).", -1,
                                     methods, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit_meteor_core(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit_meteor_core(void) {
+    if (PyType_Ready(&CoreType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
+        Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
