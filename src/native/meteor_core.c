@@ -99,19 +99,39 @@ static void span_set(uint64_t *bits, int32_t start, int32_t len) {
     for (int32_t k = start; k < start + len; k++) bits[k >> 6] |= (uint64_t)1 << (k & 63);
 }
 
-/* Stable merge sort of paths by key (Java's and Python's sorts are stable). */
-static void sort_paths(Path *a, Path *tmp, int32_t n) {
-    for (int32_t width = 1; width < n; width *= 2) {
+/* Stable sort of paths by key (Java's and Python's sorts are stable): nothing to do when already sorted (the
+ * common case); else an insertion sort of blocks of 16 indices, merged pairwise, then one permutation. */
+static void sort_paths(Path *a, Path *tmp, int32_t *ix, int32_t *ix2, int32_t n) {
+    int32_t k = 1;
+    while (k < n && !(a[k].key < a[k - 1].key)) k++;
+    if (k >= n) return;
+    for (int32_t i = 0; i < n; i++) ix[i] = i;
+    for (int32_t lo = 0; lo < n; lo += 16) {
+        int32_t hi = lo + 16 < n ? lo + 16 : n;
+        for (int32_t i = lo + 1; i < hi; i++) {
+            int32_t v = ix[i], j = i;
+            while (j > lo && a[v].key < a[ix[j - 1]].key) {
+                ix[j] = ix[j - 1];
+                j--;
+            }
+            ix[j] = v;
+        }
+    }
+    for (int32_t width = 16; width < n; width *= 2) {
         for (int32_t lo = 0; lo < n; lo += 2 * width) {
             int32_t mid = lo + width < n ? lo + width : n;
             int32_t hi = lo + 2 * width < n ? lo + 2 * width : n;
-            int32_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) tmp[k++] = a[j].key < a[i].key ? a[j++] : a[i++];
-            while (i < mid) tmp[k++] = a[i++];
-            while (j < hi) tmp[k++] = a[j++];
+            int32_t i = lo, j = mid, o = lo;
+            while (i < mid && j < hi) ix2[o++] = a[ix[j]].key < a[ix[i]].key ? ix[j++] : ix[i++];
+            while (i < mid) ix2[o++] = ix[i++];
+            while (j < hi) ix2[o++] = ix[j++];
         }
-        memcpy(a, tmp, (size_t)n * sizeof(Path));
+        int32_t *t = ix;
+        ix = ix2;
+        ix2 = t;
     }
+    for (int32_t i = 0; i < n; i++) tmp[i] = a[ix[i]];
+    memcpy(a, tmp, (size_t)n * sizeof(Path));
 }
 
 static int32_t gain_of(const Problem *p, int32_t i) {
@@ -145,9 +165,10 @@ static int64_t search(const Problem *p, const int32_t *fixed, const int32_t *ref
     Path *cur_paths = (Path *)malloc((size_t)cap * sizeof(Path));
     Path *next_paths = (Path *)malloc((size_t)cap * sizeof(Path));
     Path *tmp = (Path *)malloc((size_t)cap * sizeof(Path));
+    int32_t *ix = (int32_t *)malloc((size_t)cap * sizeof(int32_t)), *ix2 = (int32_t *)malloc((size_t)cap * sizeof(int32_t));
     unsigned char *inside = (unsigned char *)calloc((size_t)n_ref + 1, 1);
     int32_t *last_after = (int32_t *)malloc(((size_t)n_ref + 1) * sizeof(int32_t));
-    if (!cur_paths || !next_paths || !tmp || !inside || !last_after || pool_init(&pools[0], cap, words) ||
+    if (!cur_paths || !next_paths || !tmp || !ix || !ix2 || !inside || !last_after || pool_init(&pools[0], cap, words) ||
         pool_init(&pools[1], cap, words))
         goto done;
     int cur_pool = 0;
@@ -191,7 +212,7 @@ static int64_t search(const Problem *p, const int32_t *fixed, const int32_t *ref
         int32_t f = fixed[c];
         if (f >= 0 || !ref_cover[c]) {
             if (!settled) {
-                sort_paths(cur_paths, tmp, n_paths);
+                sort_paths(cur_paths, tmp, ix, ix2, n_paths);
                 if (n_paths > beam) n_paths = beam;
                 int32_t hyp_start = f < 0 ? -1 : HS(p, f);
                 for (int32_t k = 0; k < n_paths; k++) {
@@ -204,7 +225,7 @@ static int64_t search(const Problem *p, const int32_t *fixed, const int32_t *ref
             continue;
         }
         settled = 0;
-        sort_paths(cur_paths, tmp, n_paths);
+        sort_paths(cur_paths, tmp, ix, ix2, n_paths);
         if (n_paths > beam) n_paths = beam;
         /* aligner._branch and _moves */
         const int32_t lo = p->first[c], hi = p->first[c + 1];
@@ -259,7 +280,7 @@ static int64_t search(const Problem *p, const int32_t *fixed, const int32_t *ref
                 memcpy(dst->bits + (size_t)r->slot * words, qbits, (size_t)words * sizeof(uint64_t));
             }
             if (n_next >= cut) {
-                sort_paths(next_paths, tmp, n_next);
+                sort_paths(next_paths, tmp, ix, ix2, n_next);
                 for (int32_t d = beam; d < n_next; d++) dst->free[dst->n_free++] = next_paths[d].slot;
                 n_next = beam;
                 bound = next_paths[beam - 1].key;
@@ -272,7 +293,7 @@ static int64_t search(const Problem *p, const int32_t *fixed, const int32_t *ref
         n_paths = n_next;
         cur_pool = 1 - cur_pool;
     }
-    sort_paths(cur_paths, tmp, n_paths);
+    sort_paths(cur_paths, tmp, ix, ix2, n_paths);
     if (n_paths > beam) n_paths = beam;
     {
         int32_t best = 0;
@@ -290,6 +311,8 @@ done:
     free(cur_paths);
     free(next_paths);
     free(tmp);
+    free(ix);
+    free(ix2);
     free(inside);
     free(last_after);
     pool_free(&pools[0]);
@@ -567,7 +590,12 @@ typedef struct {
     const uint32_t *para_arr[N_PARA_ARRAYS];
     Py_ssize_t para_len[N_PARA_ARRAYS];
     PyObject *match_type; /* a tuple subclass built with 5 items (core.alignment.Match) */
+    uint64_t *meet_key;   /* a memo of synsets_meet per token-id pair: key (h << 32 | r) + 1, 0: empty */
+    unsigned char *meet_val;
+    int64_t meet_n;
 } Core;
+
+#define MEET_SLOTS (1 << 18)
 
 enum { P_TOK = 0, P_CHILD = 1, P_START = 2, P_PARA = 3, P_LEVELS = 4 };
 
@@ -748,7 +776,7 @@ static int para_matches(const Core *core, const int32_t *hyp, int32_t n_hyp, con
     return rc;
 }
 
-static int synsets_meet(const Core *core, int32_t a, int32_t b) {
+static int synsets_intersect(const Core *core, int32_t a, int32_t b) {
     const int64_t *x = core->syn + core->syn_first[a], *xe = core->syn + core->syn_first[a + 1];
     const int64_t *y = core->syn + core->syn_first[b], *ye = core->syn + core->syn_first[b + 1];
     while (x < xe && y < ye) {
@@ -759,34 +787,81 @@ static int synsets_meet(const Core *core, int32_t a, int32_t b) {
     return 0;
 }
 
+/* Whether tokens a and b share a synset, remembered per pair of token ids (a reference meets the same
+ * words again and again); the memo starts afresh when three quarters full. */
+static int synsets_meet(Core *core, int32_t a, int32_t b) {
+    if (!core->meet_key) return synsets_intersect(core, a, b);
+    uint64_t key = (((uint64_t)(uint32_t)a << 32) | (uint32_t)b) + 1;
+    uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    size_t at = (size_t)(h >> 46) & (MEET_SLOTS - 1);
+    while (core->meet_key[at]) {
+        if (core->meet_key[at] == key) return core->meet_val[at];
+        at = (at + 1) & (MEET_SLOTS - 1);
+    }
+    int v = synsets_intersect(core, a, b);
+    if (core->meet_n >= MEET_SLOTS / 4 * 3) {
+        memset(core->meet_key, 0, MEET_SLOTS * sizeof(uint64_t));
+        core->meet_n = 0;
+        at = (size_t)(h >> 46) & (MEET_SLOTS - 1);
+    }
+    core->meet_key[at] = key;
+    core->meet_val[at] = (unsigned char)v;
+    core->meet_n++;
+    return v;
+}
+
 /* aligner.find_candidates with the matchers of matcher.py, in the jar's order, into `out` (appended
  * module by module); 0, 1 (over the limit), -1 (memory), -2 (damaged paraphrase index). */
-static int find_all(const Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t *ref, int32_t n_ref,
+static int find_all(Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t *ref, int32_t n_ref,
                     CandVec *out) {
+    int32_t *hh = (int32_t *)malloc(((size_t)n_hyp + n_ref + 1) * 2 * sizeof(int32_t));
+    uint64_t *sig = (uint64_t *)malloc(((size_t)n_hyp + n_ref + 1) * sizeof(uint64_t));
+    if (!hh || !sig) {
+        free(hh);
+        free(sig);
+        return -1;
+    }
+    int32_t *rh = hh + n_hyp, *hs = rh + n_ref, *rs = hs + n_hyp; /* hashes, then stem hashes */
+    uint64_t *rsig = sig + n_hyp; /* a 64-bit signature of each token's synsets: no shared bit, no shared synset */
+    for (int side = 0; side < 2; side++) {
+        const int32_t *ids = side ? ref : hyp;
+        int32_t n = side ? n_ref : n_hyp;
+        int32_t *h = side ? rh : hh, *st = side ? rs : hs;
+        uint64_t *sg = side ? rsig : sig;
+        for (int32_t k = 0; k < n; k++) {
+            int32_t t = ids[k];
+            h[k] = core->hash[t];
+            st[k] = core->stem[t];
+            sg[k] = 0;
+            for (int64_t x = core->syn_first[t]; x < core->syn_first[t + 1]; x++)
+                sg[k] |= (uint64_t)1 << ((uint64_t)core->syn[x] % 64);
+        }
+    }
     int identical = n_hyp == n_ref;
-    for (int32_t k = 0; k < n_hyp && identical; k++) identical = core->hash[hyp[k]] == core->hash[ref[k]];
-    int n_mod = identical ? 1 : core->n_modules;
-    for (int mod = 0; mod < n_mod; mod++) {
-        int kind = core->kinds[mod], rc = 0;
+    for (int32_t k = 0; k < n_hyp && identical; k++) identical = hh[k] == rh[k];
+    int n_mod = identical ? 1 : core->n_modules, rc = 0;
+    for (int mod = 0; mod < n_mod && !rc; mod++) {
+        int kind = core->kinds[mod];
         if (kind == K_PARAPHRASE) {
             rc = para_matches(core, hyp, n_hyp, ref, n_ref, mod, out);
-        } else {
-            for (int32_t j = 0; j < n_ref && !rc; j++) {
-                int32_t r = ref[j];
-                if (kind == K_SYNONYM && core->syn_first[r] == core->syn_first[r + 1]) continue;
-                for (int32_t i = 0; i < n_hyp && !rc; i++) {
-                    int32_t h = hyp[i];
-                    int hit;
-                    if (kind == K_EXACT) hit = core->hash[h] == core->hash[r];
-                    else if (kind == K_STEM) hit = core->stem[h] == core->stem[r] && core->hash[h] != core->hash[r];
-                    else hit = core->hash[h] != core->hash[r] && synsets_meet(core, h, r);
-                    if (hit) rc = cand_push(out, j, 1, i, 1, mod);
-                }
+            continue;
+        }
+        for (int32_t j = 0; j < n_ref && !rc; j++) {
+            const int32_t r = rh[j], rstem = rs[j];
+            const uint64_t rg = rsig[j];
+            if (kind == K_SYNONYM && !rg) continue;
+            for (int32_t i = 0; i < n_hyp && !rc; i++) {
+                int hit;
+                if (kind == K_EXACT) hit = hh[i] == r;
+                else if (kind == K_STEM) hit = hs[i] == rstem && hh[i] != r;
+                else hit = (sig[i] & rg) && hh[i] != r && synsets_meet(core, hyp[i], ref[j]);
+                if (hit) rc = cand_push(out, j, 1, i, 1, mod);
             }
         }
-        if (rc) return rc;
     }
-    return 0;
+    free(hh);
+    free(sig);
+    return rc;
 }
 
 static int core_grow(Core *core) {
@@ -1003,6 +1078,8 @@ static void core_dealloc(Core *core) {
     free(core->syn);
     for (int k = 0; k < N_PARA_ARRAYS; k++)
         if (core->para_arr[k]) PyBuffer_Release(&core->para_buf[k]);
+    free(core->meet_key);
+    free(core->meet_val);
     Py_XDECREF(core->match_type);
     Py_TYPE(core)->tp_free((PyObject *)core);
 }
@@ -1059,6 +1136,12 @@ static int core_init(Core *core, PyObject *args, PyObject *kwds) {
             goto done;
         }
         core->has_para = 1;
+    }
+    core->meet_key = (uint64_t *)calloc(MEET_SLOTS, sizeof(uint64_t));
+    core->meet_val = (unsigned char *)calloc(MEET_SLOTS, 1);
+    if (!core->meet_key || !core->meet_val) {
+        PyErr_NoMemory();
+        goto done;
     }
     core->beam = beam;
     core->char_based = char_based;
