@@ -2,7 +2,7 @@
 """Fuzzes the compiled core against the pure-Python engine with atheris (libFuzzer for Python).
 
     pip install atheris
-    python tests/fuzz/fuzz_native.py -runs=20000            # bounded run (any libFuzzer flag works)
+    python tests/fuzz/fuzz_native.py -runs=20000 -max_len=4096 -len_control=0   # bounded run (libFuzzer flags)
     python tests/fuzz/fuzz_native.py -max_total_time=600    # ten minutes
 
 Each input is decoded into one of three targets:
