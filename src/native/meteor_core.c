@@ -99,39 +99,41 @@ static void span_set(uint64_t *bits, int32_t start, int32_t len) {
     for (int32_t k = start; k < start + len; k++) bits[k >> 6] |= (uint64_t)1 << (k & 63);
 }
 
-/* Stable sort of paths by key (Java's and Python's sorts are stable): nothing to do when already sorted (the
- * common case); else an insertion sort of blocks of 16 indices, merged pairwise, then one permutation. */
-static void sort_paths(Path *a, Path *tmp, int32_t *ix, int32_t *ix2, int32_t n) {
-    int32_t k = 1;
-    while (k < n && !(a[k].key < a[k - 1].key)) k++;
-    if (k >= n) return;
-    for (int32_t i = 0; i < n; i++) ix[i] = i;
-    for (int32_t lo = 0; lo < n; lo += 16) {
-        int32_t hi = lo + 16 < n ? lo + 16 : n;
-        for (int32_t i = lo + 1; i < hi; i++) {
-            int32_t v = ix[i], j = i;
-            while (j > lo && a[v].key < a[ix[j - 1]].key) {
-                ix[j] = ix[j - 1];
-                j--;
-            }
-            ix[j] = v;
+/* Stable sort of paths by key (Java's and Python's sorts are stable). The beam is kept sorted, so this
+ * only reorders what a settle changed: an insertion sort. */
+static void sort_paths(Path *a, int32_t n) {
+    for (int32_t i = 1; i < n; i++) {
+        if (!(a[i].key < a[i - 1].key)) continue;
+        Path v = a[i];
+        int32_t j = i;
+        while (j > 0 && v.key < a[j - 1].key) {
+            a[j] = a[j - 1];
+            j--;
         }
+        a[j] = v;
     }
-    for (int32_t width = 16; width < n; width *= 2) {
-        for (int32_t lo = 0; lo < n; lo += 2 * width) {
-            int32_t mid = lo + width < n ? lo + width : n;
-            int32_t hi = lo + 2 * width < n ? lo + 2 * width : n;
-            int32_t i = lo, j = mid, o = lo;
-            while (i < mid && j < hi) ix2[o++] = a[ix[j]].key < a[ix[i]].key ? ix[j++] : ix[i++];
-            while (i < mid) ix2[o++] = ix[i++];
-            while (j < hi) ix2[o++] = ix[j++];
-        }
-        int32_t *t = ix;
-        ix = ix2;
-        ix2 = t;
+}
+
+/* Puts a successor with `key` into `next`, the best `beam` successors so far in the order a stable sort of
+ * all of them would give (by key, ties in the order generated): its index, whose fields other than key
+ * and slot the caller fills; -1 when it cannot make the beam. An evicted path's slot returns to the pool.
+ * Keeping the first `beam` of a stable sort as successors come is what aligner._branch's sort and cut
+ * computes, so the beam is the same. */
+static int32_t beam_insert(Path *next, int32_t *n_next, int32_t beam, mkey key, Pool *pool) {
+    int32_t n = *n_next;
+    if (n == beam && !(key < next[n - 1].key)) return -1;
+    int32_t lo = 0, hi = n; /* after every equal key */
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (next[mid].key <= key) lo = mid + 1;
+        else hi = mid;
     }
-    for (int32_t i = 0; i < n; i++) tmp[i] = a[ix[i]];
-    memcpy(a, tmp, (size_t)n * sizeof(Path));
+    if (n == beam) pool->free[pool->n_free++] = next[--n].slot;
+    memmove(next + lo + 1, next + lo, (size_t)(n - lo) * sizeof(Path));
+    *n_next = n + 1;
+    next[lo].key = key;
+    next[lo].slot = pool->free[--pool->n_free];
+    return lo;
 }
 
 static int32_t gain_of(const Problem *p, int32_t i) {
@@ -149,26 +151,18 @@ static int64_t search(const Problem *p, const int32_t *fixed, const int32_t *ref
     const int32_t n_ref = p->n_ref, beam = p->beam;
     const int32_t words = p->n_hyp > 0 ? (p->n_hyp + 63) / 64 : 1;
     int64_t dist_sum = 1;
-    int32_t max_at = 0;
     for (int32_t i = 0; i < p->n_cand; i++) dist_sum += distance_of(p, i);
-    for (int32_t j = 0; j < n_ref; j++)
-        if (p->first[j + 1] - p->first[j] > max_at) max_at = p->first[j + 1] - p->first[j];
     const mkey dist_radix = dist_sum;
     const mkey chunk_radix = (mkey)(n_ref + 2) * dist_radix;
-    /* successors before a cut: under 2 * beam, plus the paths passing `cur` (no cut check after
-     * those, as in aligner._branch: at most beam), plus one path's branches and skip */
-    if ((int64_t)3 * beam + max_at + 2 > INT32_MAX / 2) return -2;
-    const int32_t cap = 3 * beam + max_at + 2;
+    const int32_t cap = beam + 2; /* paths of a beam, and one successor on its way in */
 
     int64_t result = -2;
     Pool pools[2] = {{0}, {0}};
     Path *cur_paths = (Path *)malloc((size_t)cap * sizeof(Path));
     Path *next_paths = (Path *)malloc((size_t)cap * sizeof(Path));
-    Path *tmp = (Path *)malloc((size_t)cap * sizeof(Path));
-    int32_t *ix = (int32_t *)malloc((size_t)cap * sizeof(int32_t)), *ix2 = (int32_t *)malloc((size_t)cap * sizeof(int32_t));
     unsigned char *inside = (unsigned char *)calloc((size_t)n_ref + 1, 1);
     int32_t *last_after = (int32_t *)malloc(((size_t)n_ref + 1) * sizeof(int32_t));
-    if (!cur_paths || !next_paths || !tmp || !ix || !ix2 || !inside || !last_after || pool_init(&pools[0], cap, words) ||
+    if (!cur_paths || !next_paths || !inside || !last_after || pool_init(&pools[0], cap, words) ||
         pool_init(&pools[1], cap, words))
         goto done;
     int cur_pool = 0;
@@ -212,7 +206,7 @@ static int64_t search(const Problem *p, const int32_t *fixed, const int32_t *ref
         int32_t f = fixed[c];
         if (f >= 0 || !ref_cover[c]) {
             if (!settled) {
-                sort_paths(cur_paths, tmp, ix, ix2, n_paths);
+                sort_paths(cur_paths, n_paths);
                 if (n_paths > beam) n_paths = beam;
                 int32_t hyp_start = f < 0 ? -1 : HS(p, f);
                 for (int32_t k = 0; k < n_paths; k++) {
@@ -225,7 +219,7 @@ static int64_t search(const Problem *p, const int32_t *fixed, const int32_t *ref
             continue;
         }
         settled = 0;
-        sort_paths(cur_paths, tmp, ix, ix2, n_paths);
+        sort_paths(cur_paths, n_paths);
         if (n_paths > beam) n_paths = beam;
         /* aligner._branch and _moves */
         const int32_t lo = p->first[c], hi = p->first[c + 1];
@@ -236,55 +230,51 @@ static int64_t search(const Problem *p, const int32_t *fixed, const int32_t *ref
         }
         Pool *src = &pools[cur_pool], *dst = &pools[1 - cur_pool];
         pool_reset(dst);
-        mkey bound = chunk_radix;
-        int32_t cut = beam, n_next = 0;
+        int32_t n_next = 0;
         for (int32_t k = 0; k < n_paths; k++) {
             const Path *q = &cur_paths[k];
-            const mkey limit = bound - q->key;
-            if (floor >= limit) break;
+            /* every successor of this path and of the later ones is >= q->key + floor */
+            const mkey bound = n_next == beam ? next_paths[beam - 1].key : chunk_radix;
+            if (floor >= bound - q->key) break;
             const uint64_t *qbits = src->bits + (size_t)q->slot * words;
-            if (q->ref_end > c) {
-                Path *r = &next_paths[n_next++];
-                *r = *q;
-                r->slot = dst->free[--dst->n_free];
-                memcpy(dst->bits + (size_t)r->slot * words, qbits, (size_t)words * sizeof(uint64_t));
+            int32_t at;
+            if (q->ref_end > c) { /* inside a multi-word match this path chose earlier */
+                at = beam_insert(next_paths, &n_next, beam, q->key, dst);
+                if (at >= 0) {
+                    int32_t slot = next_paths[at].slot;
+                    next_paths[at] = *q;
+                    next_paths[at].slot = slot;
+                    memcpy(dst->bits + (size_t)slot * words, qbits, (size_t)words * sizeof(uint64_t));
+                }
                 continue;
             }
-            mkey parent_distance = 0;
+            mkey parent_distance = 0; /* the jar adds each branch's distance to the parent path */
             for (int32_t i = lo; i < hi; i++) {
                 if (span_used(qbits, HS(p, i), HL(p, i))) continue;
                 mkey delta = -(mkey)gain_of(p, i) * chunk_radix + parent_distance +
                              (q->last != -1 && HS(p, i) != q->last ? dist_radix : 0);
-                if (delta < limit) {
-                    int64_t h = hist_push(hs, i, q->hist);
-                    if (h < 0) goto done;
-                    Path *r = &next_paths[n_next++];
-                    r->key = q->key + delta;
-                    r->last = HS(p, i) + HL(p, i);
-                    r->ref_end = RS(p, i) + RL(p, i);
-                    r->hist = h;
-                    r->slot = dst->free[--dst->n_free];
-                    uint64_t *rbits = dst->bits + (size_t)r->slot * words;
-                    memcpy(rbits, qbits, (size_t)words * sizeof(uint64_t));
-                    span_set(rbits, HS(p, i), HL(p, i));
-                }
                 parent_distance += distance_of(p, i);
+                at = beam_insert(next_paths, &n_next, beam, q->key + delta, dst);
+                if (at < 0) continue;
+                int64_t h = hist_push(hs, i, q->hist);
+                if (h < 0) goto done;
+                Path *r = &next_paths[at];
+                r->last = HS(p, i) + HL(p, i);
+                r->ref_end = RS(p, i) + RL(p, i);
+                r->hist = h;
+                uint64_t *rbits = dst->bits + (size_t)r->slot * words;
+                memcpy(rbits, qbits, (size_t)words * sizeof(uint64_t));
+                span_set(rbits, HS(p, i), HL(p, i));
             }
-            mkey skip = parent_distance + (q->last != -1 ? dist_radix : 0);
-            if (skip < limit) {
-                Path *r = &next_paths[n_next++];
-                *r = *q;
-                r->key = q->key + skip;
+            /* the skip: the parent itself, its open chunk closed */
+            at = beam_insert(next_paths, &n_next, beam, q->key + parent_distance + (q->last != -1 ? dist_radix : 0),
+                             dst);
+            if (at >= 0) {
+                Path *r = &next_paths[at];
                 r->last = -1;
-                r->slot = dst->free[--dst->n_free];
+                r->ref_end = q->ref_end;
+                r->hist = q->hist;
                 memcpy(dst->bits + (size_t)r->slot * words, qbits, (size_t)words * sizeof(uint64_t));
-            }
-            if (n_next >= cut) {
-                sort_paths(next_paths, tmp, ix, ix2, n_next);
-                for (int32_t d = beam; d < n_next; d++) dst->free[dst->n_free++] = next_paths[d].slot;
-                n_next = beam;
-                bound = next_paths[beam - 1].key;
-                cut = 2 * beam;
             }
         }
         Path *swap = cur_paths;
@@ -293,7 +283,7 @@ static int64_t search(const Problem *p, const int32_t *fixed, const int32_t *ref
         n_paths = n_next;
         cur_pool = 1 - cur_pool;
     }
-    sort_paths(cur_paths, tmp, ix, ix2, n_paths);
+    sort_paths(cur_paths, n_paths);
     if (n_paths > beam) n_paths = beam;
     {
         int32_t best = 0;
@@ -310,9 +300,6 @@ static int64_t search(const Problem *p, const int32_t *fixed, const int32_t *ref
 done:
     free(cur_paths);
     free(next_paths);
-    free(tmp);
-    free(ix);
-    free(ix2);
     free(inside);
     free(last_after);
     pool_free(&pools[0]);
