@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
@@ -32,9 +33,14 @@ def jar_args_to_params(args: list[str]) -> MeteorParams:
     return MeteorParams.from_jar_args(fixed)
 
 
-@lru_cache(maxsize=None)
 def scorer_for(args: tuple[str, ...]) -> Meteor:
-    return Meteor.from_params(jar_args_to_params(list(args)))
+    """The scorer of a jar command line, under the engine METEOR_METRIC_IMPL selects (the ``engine`` fixture)."""
+    return _scorer_for(args, os.environ.get("METEOR_METRIC_IMPL") or None)
+
+
+@lru_cache(maxsize=None)
+def _scorer_for(args: tuple[str, ...], impl) -> Meteor:
+    return Meteor.from_params(jar_args_to_params(list(args)), impl=impl)
 
 
 def _edge_configs() -> list[dict]:

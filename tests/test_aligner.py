@@ -2,7 +2,7 @@
 
 from hypothesis import given, settings, strategies as st
 
-from meteor_metric.meteor15.aligner import Match, align, count_chunks
+from meteor_metric.meteor15.aligner import Match, count_chunks
 
 
 def _reference_chunks(matches, n_ref):
@@ -29,25 +29,25 @@ def test_count_chunks(perm, keep):
     assert count_chunks(matches) == _reference_chunks(matches, 8)
 
 
-def test_unambiguous_candidates_are_all_taken():
+def test_unambiguous_candidates_are_all_taken(align_fn):
     cands = [[Match(0, 1, 1, 1, 0)], [], [Match(2, 1, 0, 1, 0)]]
-    assert align(2, cands, [True], 40) == [Match(0, 1, 1, 1, 0), Match(2, 1, 0, 1, 0)]
+    assert align_fn(2, cands, [True], 40) == [Match(0, 1, 1, 1, 0), Match(2, 1, 0, 1, 0)]
 
 
-def test_equal_matches_then_fewer_chunks():
+def test_equal_matches_then_fewer_chunks(align_fn):
     # ref "a a" vs hyp "a a": four exact candidates; both straight and crossed take 2 matches, straight has 1 chunk
     cands = [[Match(0, 1, 0, 1, 0), Match(0, 1, 1, 1, 0)], [Match(1, 1, 0, 1, 0), Match(1, 1, 1, 1, 0)]]
-    assert [tuple(m) for m in align(2, cands, [True], 40)] == [(0, 1, 0, 1, 0), (1, 1, 1, 1, 0)]
+    assert [tuple(m) for m in align_fn(2, cands, [True], 40)] == [(0, 1, 0, 1, 0), (1, 1, 1, 1, 0)]
     # with a crossed order only, the matches are kept in two chunks
     cands = [[Match(0, 1, 1, 1, 0)], [Match(1, 1, 0, 1, 0)]]
-    assert count_chunks(align(2, cands, [True], 40)) == 2
+    assert count_chunks(align_fn(2, cands, [True], 40)) == 2
 
 
-def test_single_word_non_exact_match_has_no_aligner_credit():
+def test_single_word_non_exact_match_has_no_aligner_credit(align_fn):
     # a stem candidate competing with a synonym candidate for the same pair gains int(0.5) = 0 per side,
     # so the empty alignment ranks first (the jar scores "walks" vs "walk" as 0.0)
     cands = [[Match(0, 1, 0, 1, 1), Match(0, 1, 0, 1, 2)]]
-    assert align(1, cands, [True, False, False], 40) == []
+    assert align_fn(1, cands, [True, False, False], 40) == []
 
 
 def _jar_align(n_hyp, candidates, exact_type, beam):
@@ -143,8 +143,8 @@ def _candidate_sets(draw):
 
 @settings(max_examples=1500, deadline=None)
 @given(_candidate_sets(), st.integers(1, 6))
-def test_align_equals_jar_transcription(case, beam):
+def test_align_equals_jar_transcription(align_fn, case, beam):
     # small beams make the pruning of successors and the shared moves decide often
     n_hyp, candidates = case
     exact_type = [True, False, False, False]
-    assert align(n_hyp, candidates, exact_type, beam) == _jar_align(n_hyp, candidates, exact_type, beam)
+    assert align_fn(n_hyp, candidates, exact_type, beam) == _jar_align(n_hyp, candidates, exact_type, beam)

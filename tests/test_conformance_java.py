@@ -14,6 +14,7 @@ from conformance import JAVA15, SHARED, read_jsonl, scorer_for
 from meteor_metric import MeteorStats
 from meteor_metric.meteor15.paraphrase import ParaphraseTableNotFound
 
+pytestmark = pytest.mark.usefixtures("engine")  # each test under both engines (tests/conftest.py)
 TOLERANCE = 1e-12  # the jar's Math.pow is not correctly rounded (1 ulp on 13 of 26,628 rows)
 
 

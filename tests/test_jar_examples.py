@@ -22,6 +22,7 @@ import jar as jarlib  # noqa: E402  (benchmarks/jar.py)
 
 from meteor_metric.meteor15.paraphrase import ParaphraseTableNotFound  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("engine")  # each test under both engines (tests/conftest.py)
 GOLDEN = json.loads((EXAMPLES / "jar-scores.json").read_text(encoding="utf-8"))
 REF_SETS = {"one_ref": ["ref.txt"], "two_refs": ["ref.txt", "ref2.txt"]}
 

@@ -26,8 +26,9 @@ sentences = st.lists(words, max_size=10).map(" ".join)
 
 
 @pytest.fixture(scope="module")
-def meteor(default_meteor):
-    return default_meteor
+def meteor(engine_meteor):
+    """The default configuration, once per engine."""
+    return engine_meteor
 
 
 @FUZZ

@@ -121,9 +121,10 @@ class StemMatcher:
         self._cache: dict[str, int] = {}
 
     def _stem_keys(self, tokens: Sequence[str]) -> list[int]:
-        return cached_map(tokens, self._cache, self._stem_key)
+        return cached_map(tokens, self._cache, self.stem_key)
 
-    def _stem_key(self, token: str) -> int:
+    def stem_key(self, token: str) -> int:
+        """The Java hash of a token's stem (what this matcher compares)."""
         return java_string_hash(self._stem(token))
 
     def find(self, hyp, ref, hyp_keys, ref_keys, limit=None) -> list[Span]:
@@ -138,6 +139,10 @@ class SynonymMatcher:
     def __init__(self, synsets: Callable[[str], frozenset]):
         self._synsets = synsets
         self._ref_index = lru_cache(maxsize=_REF_INDEX_CACHE)(self._index)
+
+    def synsets(self, word: str) -> frozenset:
+        """The synset ids of a word (two tokens match when theirs meet)."""
+        return self._synsets(word)
 
     def _index(self, ref: tuple[str, ...]) -> _RefIndex:
         by_synset: dict[int, int] = {}
@@ -222,7 +227,7 @@ class ParaphraseMatcher:
     kind = "paraphrase"
 
     def __init__(self, table):
-        self._table = table
+        self.table = table
 
     def find(self, hyp, ref, hyp_keys, ref_keys, limit=None) -> list[Span]:
-        return self._table.matches(hyp, ref, limit)
+        return self.table.matches(hyp, ref, limit)

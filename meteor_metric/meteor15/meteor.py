@@ -22,6 +22,7 @@ from ..core.stats import MeteorStats
 from .aligner import align, find_candidates
 from .formula import compute_metrics
 from .limits import MAX_SEGMENT_CANDIDATES, MAX_SEGMENT_CHARS, check_chars, check_limit
+from .native_engine import NativeEngine, resolve_engine
 from .matcher import (ExactMatcher, LemmaMatcher, Matcher, ParaphraseMatcher, SimilarityMatcher, StemMatcher,
                       SynonymMatcher, token_keys)
 from .names import (DEFAULT_SIMILARITY_THRESHOLD, EXTENSION_MODULES, EXTENSION_NORMALIZATIONS, METEOR_VERSION,
@@ -78,6 +79,9 @@ class Meteor(SummedStatsScorer):
     ``fragmentation="crossings"`` (the order penalty from crossing match pairs instead of chunks).
     ``task="mqm"`` and ``task="caption"`` are presets tuned on human judgments (English);
     ``params_file`` reads a preset written by ``meteor-metric tune``.
+    ``impl`` picks the engine (``"python"``, ``"native"``, ``"auto"``; default ``$METEOR_METRIC_IMPL``, else
+    ``"auto"``: the compiled core where it is built); :attr:`engine` says which one runs. Both give the same
+    statistics; the native one runs the beam search and the statistics count in C, the rest in Python.
     A scorer is safe to share between threads.
     """
 
@@ -102,34 +106,38 @@ class Meteor(SummedStatsScorer):
         max_segment_chars: Optional[int] = MAX_SEGMENT_CHARS,
         fragmentation: str = "chunks",
         similarity_threshold: float = DEFAULT_SIMILARITY_THRESHOLD,
+        impl: Optional[str] = None,
     ):
         params = resolve_params(
             language, task, parameters=parameters, weights=weights, modules=modules,
             normalization=normalization, char_based=char_based, beam_size=beam_size,
             function_words=function_words, paraphrase_table=paraphrase_table, synonyms=synonyms,
             params_file=params_file, fragmentation=fragmentation, similarity_threshold=similarity_threshold)
-        self._init(params, cache_dir, max_segment_tokens, max_segment_candidates, max_segment_chars)
+        self._init(params, cache_dir, max_segment_tokens, max_segment_candidates, max_segment_chars, impl)
 
     @classmethod
     def from_params(cls, params: MeteorParams, cache_dir: Optional[str] = None,
                     max_segment_tokens: Optional[int] = MAX_SEGMENT_TOKENS,
                     max_segment_candidates: Optional[int] = MAX_SEGMENT_CANDIDATES,
-                    max_segment_chars: Optional[int] = MAX_SEGMENT_CHARS) -> "Meteor":
-        """A scorer for an already resolved configuration."""
+                    max_segment_chars: Optional[int] = MAX_SEGMENT_CHARS, impl: Optional[str] = None) -> "Meteor":
+        """A scorer for an already resolved configuration (``impl``: as for :class:`Meteor`)."""
         if not isinstance(params, MeteorParams):
             raise TypeError(f"params must be a MeteorParams, got {type(params).__name__}")
         self = cls.__new__(cls)
-        self._init(params, cache_dir, max_segment_tokens, max_segment_candidates, max_segment_chars)
+        self._init(params, cache_dir, max_segment_tokens, max_segment_candidates, max_segment_chars, impl)
         return self
 
     def _init(self, params: MeteorParams, cache_dir: Optional[str], max_segment_tokens: Optional[int],
-              max_segment_candidates: Optional[int], max_segment_chars: Optional[int]) -> None:
+              max_segment_candidates: Optional[int], max_segment_chars: Optional[int],
+              impl: Optional[str] = None) -> None:
         if max_segment_tokens is not None and (not isinstance(max_segment_tokens, int) or max_segment_tokens < 1):
             raise ValueError(f"max_segment_tokens must be a positive integer or None, got {max_segment_tokens!r}")
         self.max_segment_tokens = max_segment_tokens
         self.max_segment_candidates = check_limit(max_segment_candidates, "max_segment_candidates")
         self.max_segment_chars = check_limit(max_segment_chars, "max_segment_chars")
         self.params = params
+        #: The engine that scores: ``"native"`` (the compiled core) or ``"python"``.
+        self.engine = resolve_engine(impl)
         self._resource_ids: list[str] = []
         self._matchers: list[Matcher] = [self._make_matcher(m, cache_dir) for m in params.modules]
         self._exact_type = [m == "exact" for m in params.modules]
@@ -141,6 +149,8 @@ class Meteor(SummedStatsScorer):
             fw_id = f"file-{digest}"
         self._counter = StatsCounter(function_words, len(params.modules), params.char_based,
                                      params.fragmentation == "crossings")
+        self._native = (NativeEngine(self._matchers, self._exact_type, params.beam_size, self._counter,
+                                     params.char_based, self._candidates) if self.engine == "native" else None)
         self._preprocess = lru_cache(maxsize=_TEXT_CACHE_SIZE)(self._preprocess_uncached)
         self._pair_cache: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[MeteorStats, tuple[Match, ...]]] = {}
         self._base_signature = "|".join((
@@ -308,20 +318,26 @@ class Meteor(SummedStatsScorer):
         """Statistics and alignment of a token-sequence pair (a pure function of the two, so cached)."""
         done = self._pair_cache.get((hyp, ref))
         if done is None:
-            candidates = self._candidates(hyp, ref, where)
-            if sum(map(len, candidates)) < _BATCH_ALIGN_FROM:
-                matches = align(len(hyp), candidates, self._exact_type, self.params.beam_size)
-            else:  # the same alignment, several times faster for a large pair
-                from .batch_aligner import align_batch
+            if self._native is not None:
+                done = self._store((hyp, ref), self._native.pair(hyp, ref, self.max_segment_candidates, where))
+            else:
+                candidates = self._candidates(hyp, ref, where)
+                if sum(map(len, candidates)) < _BATCH_ALIGN_FROM:
+                    matches = align(len(hyp), candidates, self._exact_type, self.params.beam_size)
+                else:  # the same alignment, several times faster for a large pair
+                    from .batch_aligner import align_batch
 
-                matches = align_batch([(len(hyp), candidates, self._exact_type)], self.params.beam_size)[0]
-            done = self._remember((hyp, ref), matches)
+                    matches = align_batch([(len(hyp), candidates, self._exact_type)], self.params.beam_size)[0]
+                done = self._remember((hyp, ref), matches)
         return done
 
     def _align_pairs(self, pairs: Sequence[tuple[tuple[str, ...], tuple[str, ...]]], names: Sequence[str]
                      ) -> dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[MeteorStats, tuple[Match, ...]]]:
         """:meth:`_align_pair` of many pairs (``names[i]`` names pair ``i`` in errors), the uncached ones
-        aligned in batches of at most ``BATCH_CANDIDATES`` candidates and positions (one larger pair alone)."""
+        aligned in batches of at most ``BATCH_CANDIDATES`` candidates and positions (one larger pair alone)
+        by the Python engine, one by one by the native engine."""
+        if self._native is not None:
+            return {pair: self._align_pair(*pair, name) for pair, name in zip(pairs, names)}
         from .batch_aligner import align_batch  # numpy: imported only where batches are scored
         out = {}
         todo: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
@@ -353,7 +369,10 @@ class Meteor(SummedStatsScorer):
     def _remember(self, pair: tuple[tuple[str, ...], tuple[str, ...]],
                   matches: Sequence[Match]) -> tuple[MeteorStats, tuple[Match, ...]]:
         """Statistics and alignment of an aligned pair, kept in a cache of at most ``_PAIR_CACHE_SIZE``."""
-        done = (self._counter.count(pair[0], pair[1], matches), tuple(matches))
+        return self._store(pair, (self._counter.count(pair[0], pair[1], matches), tuple(matches)))
+
+    def _store(self, pair: tuple[tuple[str, ...], tuple[str, ...]],
+               done: tuple[MeteorStats, tuple[Match, ...]]) -> tuple[MeteorStats, tuple[Match, ...]]:
         if len(self._pair_cache) >= _PAIR_CACHE_SIZE:
             self._pair_cache.clear()
         self._pair_cache[pair] = done

@@ -23,6 +23,7 @@ import os
 import re
 import sys
 import time
+from array import array
 from collections.abc import Sequence
 from itertools import count
 from pathlib import Path
@@ -241,6 +242,19 @@ class ParaphraseTable:
 
     def __repr__(self) -> str:
         return f"ParaphraseTable({str(self.source)!r}, entries={self._entries}, fingerprint={self.fingerprint!r})"
+
+    @property
+    def empty_paraphrase(self) -> bool:
+        """Whether the table lists an empty paraphrase (then every position matches the empty phrase)."""
+        return self._empty_paraphrase
+
+    def vocab_id(self, word: str) -> int:
+        """A word's id in the index's vocabulary (-1: in no phrase)."""
+        return self._vocab.get(word, -1)
+
+    def index_arrays(self) -> tuple:
+        """The trie as uint32 buffers (tok, child, start, para, levels), for the compiled core's own walk."""
+        return self._tok, self._child, self._start, self._para, array("I", self._levels)
 
     def paraphrases(self, phrase: Sequence[str]) -> list[tuple[str, ...]]:
         """The paraphrases listed for the reference phrase ``phrase`` (tokens), in file order."""

@@ -31,6 +31,11 @@ class StatsCounter:
         self._char_based = char_based
         self._crossings = crossings
 
+    @property
+    def crossings(self) -> bool:
+        """Whether crossing pairs are counted (``fragmentation="crossings"``)."""
+        return self._crossings
+
     def function_flags(self, tokens: Sequence[str]) -> list[bool]:
         """Whether each token is a function word (the jar lowercases the token for this test)."""
         return cached_map(tokens, self._function_cache, self._is_function_word)

@@ -1,0 +1,203 @@
+"""Which engine scores, and the glue to the compiled core (``meteor_core``, built from ``src/native/``).
+
+Two engines give identical statistics: ``"python"`` (the reference: :mod:`.matcher`, :mod:`.aligner`,
+:mod:`.statistics`) and ``"native"`` (:class:`NativeEngine`: the same matching, beam search and statistics
+count in C, from per-token data the Python functions compute once per distinct token). ``METEOR_METRIC_IMPL=python|native|auto`` or
+``Meteor(impl=...)`` chooses; ``auto`` (the default) takes the native engine when its extension loads, else
+the Python one, saying so once on the ``meteor_metric`` logger. Everything reaching the C code is checked
+here first (types, token counts, spans inside the sentences) and again in C.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from array import array
+from itertools import chain
+from typing import Optional, Sequence
+
+from ..core.alignment import Match
+from ..core.javafmt import java_string_hash, utf16_len
+from ..core.stats import MeteorStats
+from .limits import check_candidates
+from .matcher import ExactMatcher, Matcher, ParaphraseMatcher, StemMatcher, SynonymMatcher
+from .statistics import StatsCounter, count_crossings
+
+try:
+    from . import meteor_core
+except ImportError as exc:  # not built (no compiler, or METEOR_METRIC_BUILD_NATIVE=0) or not loadable
+    meteor_core = None
+    LOAD_ERROR: Optional[str] = str(exc)
+else:
+    LOAD_ERROR = None
+
+ENGINES = ("python", "native")
+ENV_VAR = "METEOR_METRIC_IMPL"
+#: Tokens per side the compiled core accepts (its packed path keys stay exact below this).
+MAX_NATIVE_TOKENS = 1 << 20
+#: Distinct tokens kept in a scorer's C-side token table before it starts afresh (bounds its memory).
+MAX_TABLE_TOKENS = 1 << 21
+_IDS_CACHE = 1 << 13  # token sequences whose id arrays are kept (references repeat)
+#: The matchers the compiled core runs itself, by module kind (others: Python matching, C alignment).
+NATIVE_KINDS = {ExactMatcher: 0, StemMatcher: 1, SynonymMatcher: 2, ParaphraseMatcher: 3}
+
+log = logging.getLogger("meteor_metric")
+_announced: list[bool] = []  # whether the fallback to pure Python has been logged in this process
+
+
+def native_available() -> bool:
+    """Whether the compiled core is built and loads."""
+    return meteor_core is not None
+
+
+def resolve_engine(impl: Optional[str] = None) -> str:
+    """``"python"`` or ``"native"``: ``impl``, else ``$METEOR_METRIC_IMPL``, else ``"auto"``."""
+    choice = impl if impl is not None else os.environ.get(ENV_VAR, "auto") or "auto"
+    if not isinstance(choice, str) or choice not in ENGINES + ("auto",):
+        source = "impl" if impl is not None else f"${ENV_VAR}"
+        raise ValueError(f"{source} must be 'python', 'native' or 'auto', got {choice!r}")
+    if choice == "python":
+        return "python"
+    if meteor_core is not None:
+        return "native"
+    if choice == "native":
+        raise RuntimeError(
+            f"the native engine was asked for ({'impl' if impl is not None else ENV_VAR}='native') but its "
+            f"extension meteor_metric.meteor15.meteor_core is not available ({LOAD_ERROR}); reinstall with a C "
+            "compiler (pip install --force-reinstall --no-deps meteor-metric), or use impl='python'")
+    if not _announced:
+        _announced.append(True)
+        log.info("meteor_metric: the compiled core is not available (%s); scoring in pure Python", LOAD_ERROR)
+    return "python"
+
+
+def raise_over_candidate_limit(limit: int, where: str) -> None:
+    """The error for a pair (named by ``where``) with more candidate matches than ``limit``: the policy of
+    :mod:`.limits`, the same as the pure-Python engine's."""
+    check_candidates(limit + 1, limit, where)
+
+
+class NativeAligner:
+    """:func:`.aligner.align` for one configuration, in C (the same alignments)."""
+
+    def __init__(self, exact_type: Sequence[bool], beam_size: int):
+        if meteor_core is None:
+            raise RuntimeError(f"the native engine is not available: {LOAD_ERROR}")
+        if isinstance(beam_size, bool) or not isinstance(beam_size, int) or not 1 <= beam_size <= 1 << 16:
+            raise ValueError(f"beam_size must be an int in 1..65536 for the native engine, got {beam_size!r}")
+        self.exact = bytes(bool(e) for e in exact_type)
+        self._beam_size = beam_size
+
+    def align(self, n_hyp: int, candidates: Sequence[Sequence[Match]],
+              max_candidates: Optional[int] = None, where: str = "the hypothesis and reference") -> list[Match]:
+        """The jar's best alignment of ``candidates`` (per reference position, as
+        :func:`.aligner.find_candidates` builds them); past ``max_candidates`` the limit's ValueError."""
+        n_ref = len(candidates)
+        if not 0 <= n_hyp <= MAX_NATIVE_TOKENS or n_ref > MAX_NATIVE_TOKENS:
+            raise ValueError(f"the native engine takes at most {MAX_NATIVE_TOKENS:,} tokens per side, "
+                             f"got {n_hyp:,} and {n_ref:,}")
+        flat = list(chain.from_iterable(candidates))
+        for j, cands in enumerate(candidates):  # C checks spans and order; here each list's position
+            for m in cands:
+                if m[0] != j:
+                    raise ValueError(f"candidate {tuple(m)} is listed at reference position {j}")
+        chosen = meteor_core.align(n_hyp, n_ref, array("i", chain.from_iterable(flat)), self.exact,
+                                   self._beam_size, -1 if max_candidates is None else max_candidates)
+        if chosen is None:
+            raise_over_candidate_limit(max_candidates, where)
+        return [flat[i] for i in chosen]
+
+
+def _signed(h: int) -> int:
+    """An unsigned 32-bit Java hash as the int32 the core stores."""
+    return h - (1 << 32) if h >= 1 << 31 else h
+
+
+class NativeEngine:
+    """A pair's statistics and alignment in C, for one configuration.
+
+    Where every module is exact, stem, synonym (WordNet or OMW) or paraphrase, the whole pair runs in C
+    (:meth:`pair`): a token table holds what the Python matchers compute per token (Java hash, stem hash,
+    synsets, paraphrase vocabulary id, function-word flag, UTF-16 length), filled once per distinct token,
+    and the paraphrase walk reads the memory-mapped index. Other modules (``lemma``, ``wn_similarity``)
+    and tables with an empty paraphrase are matched by the Python matchers, then aligned and counted in
+    C. The crossings of ``fragmentation="crossings"`` are counted in Python."""
+
+    def __init__(self, matchers: Sequence[Matcher], exact_type: Sequence[bool], beam_size: int,
+                 counter: StatsCounter, char_based: bool, candidates):
+        self._aligner = NativeAligner(exact_type, beam_size)
+        self._matchers = list(matchers)
+        self._exact_type = list(exact_type)
+        self._beam_size = beam_size
+        self._counter = counter
+        self._char_based = char_based
+        self._crossings = counter.crossings
+        self._candidates = candidates
+        kinds = [NATIVE_KINDS.get(type(m)) for m in matchers]
+        self.whole_pair = None not in kinds and not any(
+            isinstance(m, ParaphraseMatcher) and m.table.empty_paraphrase for m in matchers)
+        self._kinds = bytes(kinds) if self.whole_pair else b""
+        self._stem = next((m.stem_key for m in matchers if type(m) is StemMatcher), None)
+        self._synsets = next((m.synsets for m in matchers if type(m) is SynonymMatcher), None)
+        table = next((m.table for m in matchers if type(m) is ParaphraseMatcher), None)
+        self._vocab_id = table.vocab_id if table is not None else None
+        self._para_arrays = table.index_arrays() if table is not None else None
+        self._new_table()
+
+    def _new_table(self) -> None:
+        self._core = (meteor_core.Core(self._kinds, bytes(self._aligner.exact), self._beam_size, self._char_based,
+                                       Match, self._para_arrays) if self.whole_pair else None)
+        self._ids: dict[str, int] = {}
+        self._seq_ids: dict[tuple[str, ...], array] = {}
+
+    def _token_id(self, token: str) -> int:
+        """The token's id in the core's table, its data computed on first sight by the Python functions."""
+        core = self._core
+        tid = core.add_token(_signed(java_string_hash(token)),
+                             _signed(self._stem(token)) if self._stem else 0,
+                             sorted(self._synsets(token)) if self._synsets else (),
+                             self._vocab_id(token) if self._vocab_id else -1,
+                             self._counter.function_flags((token,))[0], utf16_len(token))
+        self._ids[token] = tid
+        return tid
+
+    def _token_ids(self, tokens: tuple[str, ...]) -> array:
+        ids = self._seq_ids.get(tokens)
+        if ids is None:
+            get = self._ids.get
+            ids = array("i", [get(t) if t in self._ids else self._token_id(t) for t in tokens])
+            if len(self._seq_ids) >= _IDS_CACHE:
+                self._seq_ids.clear()
+            self._seq_ids[tokens] = ids
+        return ids
+
+    def pair(self, hyp: tuple[str, ...], ref: tuple[str, ...], max_candidates: Optional[int] = None,
+             where: str = "the hypothesis and reference") -> tuple[MeteorStats, tuple[Match, ...]]:
+        """Statistics and alignment of a token-sequence pair (as the Python engine computes them)."""
+        if len(hyp) > MAX_NATIVE_TOKENS or len(ref) > MAX_NATIVE_TOKENS:
+            raise ValueError(f"the native engine takes at most {MAX_NATIVE_TOKENS:,} tokens per side, "
+                             f"got {len(hyp):,} and {len(ref):,}")
+        limit = -1 if max_candidates is None else max_candidates
+        if self._core is None:
+            matches = self._aligner.align(len(hyp), self._candidates(hyp, ref, where), max_candidates, where)
+            return self.count(hyp, ref, matches), tuple(matches)
+        if self._core.size() > MAX_TABLE_TOKENS:
+            self._new_table()
+        done = self._core.score(self._token_ids(hyp), self._token_ids(ref), limit)
+        if done is None:
+            raise_over_candidate_limit(max_candidates, where)
+        alignment, fields = done
+        crossings = count_crossings(alignment) if self._crossings else (0, 0)
+        return MeteorStats(*fields, *crossings), alignment
+
+    def count(self, hyp: Sequence[str], ref: Sequence[str], matches: Sequence[Match]) -> MeteorStats:
+        """:meth:`.statistics.StatsCounter.count`, in C."""
+        counter = self._counter
+        if self._char_based:
+            hyp_size, ref_size = array("i", map(utf16_len, hyp)), array("i", map(utf16_len, ref))
+        else:
+            hyp_size, ref_size = array("i", [1]) * len(hyp), array("i", [1]) * len(ref)
+        fields = meteor_core.count(array("i", chain.from_iterable(matches)), bytes(counter.function_flags(hyp)),
+                                   bytes(counter.function_flags(ref)), hyp_size, ref_size, len(self._exact_type))
+        crossings = count_crossings(matches) if self._crossings else (0, 0)
+        return MeteorStats(*fields, *crossings)

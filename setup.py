@@ -1,0 +1,24 @@
+"""Builds the optional compiled core (``meteor_metric.meteor15.meteor_core``); everything else is in pyproject.toml.
+
+The extension is optional: where it cannot be compiled, the install goes on (setuptools warns) and the
+package scores with its pure-Python engine. ``METEOR_METRIC_BUILD_NATIVE=0`` skips the build altogether;
+``METEOR_METRIC_NATIVE_CFLAGS`` adds compiler flags (the AddressSanitizer test uses it).
+"""
+
+import os
+import shlex
+
+from setuptools import Extension, setup
+
+# IEEE arithmetic in source order (no contraction into fused multiply-adds, no fast-math)
+CFLAGS = ["-O2", "-ffp-contract=off", "-fno-fast-math", "-std=c11"]
+CFLAGS += shlex.split(os.environ.get("METEOR_METRIC_NATIVE_CFLAGS", ""))
+
+extensions = []
+if os.environ.get("METEOR_METRIC_BUILD_NATIVE", "1") != "0":
+    extensions.append(Extension("meteor_metric.meteor15.meteor_core", ["src/native/meteor_core.c"],
+                                extra_compile_args=CFLAGS,
+                                extra_link_args=[f for f in CFLAGS if f.startswith("-fsanitize")],
+                                optional=True))
+
+setup(ext_modules=extensions)

@@ -1,0 +1,1194 @@
+/* The compiled core of meteor-metric's METEOR 1.5 engine: the jar's beam aligner and the statistics count.
+ *
+ * A C port of meteor_metric/meteor15/aligner.py (align, _search, _settled_last, _settle, _branch, _moves)
+ * and statistics.py (StatsCounter.count, count_chunks), which stay the reference. Every quirk of the jar
+ * those functions reproduce is reproduced here in the same way: int-truncated aligner gains, the distance
+ * of a branch added to its parent, the skip mutating the parent, fixed matches, the stable sort, the beam.
+ * Path keys are packed like aligner._search packs them, in 128-bit integers (no overflow for the sizes the
+ * input checks admit). Every input is checked here again, whatever the Python glue checked before.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef __int128 mkey;
+
+#define MAX_TOKENS (1 << 20)      /* tokens per side */
+#define MAX_CANDIDATES (1 << 30)  /* candidates per pair */
+#define MAX_BEAM (1 << 16)
+#define MAX_MODULES 64
+
+typedef struct {
+    mkey key;
+    int32_t last;     /* hypothesis end of the open chunk, -1: none */
+    int32_t ref_end;  /* reference end of the path's last chosen match */
+    int64_t hist;     /* its last chosen match in the history, -1: none */
+    int32_t slot;     /* its used hypothesis words: a bitset slot of the generation's pool */
+} Path;
+
+typedef struct {
+    int32_t cand;
+    int64_t prev;
+} Hist;
+
+typedef struct {
+    int32_t n_hyp, n_ref, n_cand, n_modules, beam;
+    const int32_t *c;          /* 5 ints per candidate: ref_start ref_len hyp_start hyp_len module */
+    const unsigned char *exact;
+    int32_t *first;            /* n_ref + 1 offsets: candidates at reference position j */
+} Problem;
+
+#define RS(p, i) ((p)->c[5 * (i)])
+#define RL(p, i) ((p)->c[5 * (i) + 1])
+#define HS(p, i) ((p)->c[5 * (i) + 2])
+#define HL(p, i) ((p)->c[5 * (i) + 3])
+#define MOD(p, i) ((p)->c[5 * (i) + 4])
+
+typedef struct {
+    uint64_t *bits;  /* cap slots of words 64-bit words */
+    int32_t *free;   /* stack of free slots */
+    int32_t n_free;
+    int32_t cap;
+} Pool;
+
+typedef struct {
+    Hist *h;
+    int64_t n, cap;
+} History;
+
+static int pool_init(Pool *pool, int32_t cap, int32_t words) {
+    pool->bits = (uint64_t *)calloc((size_t)cap * (size_t)words, sizeof(uint64_t));
+    pool->free = (int32_t *)malloc((size_t)cap * sizeof(int32_t));
+    pool->cap = cap;
+    if (!pool->bits || !pool->free) return -1;
+    return 0;
+}
+
+static void pool_reset(Pool *pool) {
+    for (int32_t i = 0; i < pool->cap; i++) pool->free[i] = pool->cap - 1 - i;
+    pool->n_free = pool->cap;
+}
+
+static void pool_free(Pool *pool) {
+    free(pool->bits);
+    free(pool->free);
+}
+
+static int64_t hist_push(History *hs, int32_t cand, int64_t prev) {
+    if (hs->n == hs->cap) {
+        int64_t cap = hs->cap ? 2 * hs->cap : 1024;
+        Hist *h = (Hist *)realloc(hs->h, (size_t)cap * sizeof(Hist));
+        if (!h) return -2;
+        hs->h = h;
+        hs->cap = cap;
+    }
+    hs->h[hs->n].cand = cand;
+    hs->h[hs->n].prev = prev;
+    return hs->n++;
+}
+
+static int span_used(const uint64_t *bits, int32_t start, int32_t len) {
+    for (int32_t k = start; k < start + len; k++)
+        if (bits[k >> 6] >> (k & 63) & 1) return 1;
+    return 0;
+}
+
+static void span_set(uint64_t *bits, int32_t start, int32_t len) {
+    for (int32_t k = start; k < start + len; k++) bits[k >> 6] |= (uint64_t)1 << (k & 63);
+}
+
+/* Stable sort of paths by key (Java's and Python's sorts are stable). The beam is kept sorted, so this
+ * only reorders what a settle changed: an insertion sort. */
+static void sort_paths(Path *a, int32_t n) {
+    for (int32_t i = 1; i < n; i++) {
+        if (!(a[i].key < a[i - 1].key)) continue;
+        Path v = a[i];
+        int32_t j = i;
+        while (j > 0 && v.key < a[j - 1].key) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = v;
+    }
+}
+
+/* Puts a successor with `key` into `next`, the best `beam` successors so far in the order a stable sort of
+ * all of them would give (by key, ties in the order generated): its index, whose fields other than key
+ * and slot the caller fills; -1 when it cannot make the beam. An evicted path's slot returns to the pool.
+ * Keeping the first `beam` of a stable sort as successors come is what aligner._branch's sort and cut
+ * computes, so the beam is the same. */
+static int32_t beam_insert(Path *next, int32_t *n_next, int32_t beam, mkey key, Pool *pool) {
+    int32_t n = *n_next;
+    if (n == beam && !(key < next[n - 1].key)) return -1;
+    int32_t lo = 0, hi = n; /* after every equal key */
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (next[mid].key <= key) lo = mid + 1;
+        else hi = mid;
+    }
+    if (n == beam) pool->free[pool->n_free++] = next[--n].slot;
+    memmove(next + lo + 1, next + lo, (size_t)(n - lo) * sizeof(Path));
+    *n_next = n + 1;
+    next[lo].key = key;
+    next[lo].slot = pool->free[--pool->n_free];
+    return lo;
+}
+
+static int32_t gain_of(const Problem *p, int32_t i) {
+    return p->exact[MOD(p, i)] ? HL(p, i) + RL(p, i) : HL(p, i) / 2 + RL(p, i) / 2;
+}
+
+static int32_t distance_of(const Problem *p, int32_t i) {
+    int32_t d = RS(p, i) - HS(p, i);
+    return d < 0 ? -d : d;
+}
+
+/* aligner._search: the best path's history entry (-1: no match chosen), -2 on memory exhaustion.
+ * fixed[j]: the fixed candidate at reference position j, -1: none. */
+static int64_t search(const Problem *p, const int32_t *fixed, const int32_t *ref_cover, History *hs) {
+    const int32_t n_ref = p->n_ref, beam = p->beam;
+    const int32_t words = p->n_hyp > 0 ? (p->n_hyp + 63) / 64 : 1;
+    int64_t dist_sum = 1;
+    for (int32_t i = 0; i < p->n_cand; i++) dist_sum += distance_of(p, i);
+    const mkey dist_radix = dist_sum;
+    const mkey chunk_radix = (mkey)(n_ref + 2) * dist_radix;
+    const int32_t cap = beam + 2; /* paths of a beam, and one successor on its way in */
+
+    int64_t result = -2;
+    Pool pools[2] = {{0}, {0}};
+    Path *cur_paths = (Path *)malloc((size_t)cap * sizeof(Path));
+    Path *next_paths = (Path *)malloc((size_t)cap * sizeof(Path));
+    unsigned char *inside = (unsigned char *)calloc((size_t)n_ref + 1, 1);
+    int32_t *last_after = (int32_t *)malloc(((size_t)n_ref + 1) * sizeof(int32_t));
+    if (!cur_paths || !next_paths || !inside || !last_after || pool_init(&pools[0], cap, words) ||
+        pool_init(&pools[1], cap, words))
+        goto done;
+    int cur_pool = 0;
+    pool_reset(&pools[0]);
+    int32_t n_paths = 1;
+    cur_paths[0].key = 0;
+    cur_paths[0].last = -1;
+    cur_paths[0].ref_end = 0;
+    cur_paths[0].hist = -1;
+    cur_paths[0].slot = pools[0].free[--pools[0].n_free];
+    uint64_t *init = pools[0].bits + (size_t)cur_paths[0].slot * words;
+    memset(init, 0, (size_t)words * sizeof(uint64_t));
+    for (int32_t j = 0; j < n_ref; j++) {
+        int32_t f = fixed[j];
+        if (f < 0) continue;
+        span_set(init, HS(p, f), HL(p, f));
+        for (int32_t k = j + 1; k < j + RL(p, f); k++) inside[k] = 1;
+    }
+    /* aligner._settled_last; a position with a choice is marked by `have = 0` */
+    {
+        int have = 1;
+        int32_t after = -1;
+        for (int32_t c = n_ref - 1; c >= 0; c--) {
+            last_after[c] = -1;
+            if (inside[c]) continue;
+            int32_t f = fixed[c];
+            if (f < 0 && ref_cover[c]) {
+                have = 0;
+                continue;
+            }
+            if (!have) {
+                after = f < 0 ? -1 : HS(p, f) + HL(p, f);
+                have = 1;
+            }
+            last_after[c] = after;
+        }
+    }
+    int settled = 0;
+    for (int32_t c = 0; c < n_ref; c++) {
+        if (inside[c]) continue;
+        int32_t f = fixed[c];
+        if (f >= 0 || !ref_cover[c]) {
+            if (!settled) {
+                sort_paths(cur_paths, n_paths);
+                if (n_paths > beam) n_paths = beam;
+                int32_t hyp_start = f < 0 ? -1 : HS(p, f);
+                for (int32_t k = 0; k < n_paths; k++) {
+                    Path *q = &cur_paths[k];
+                    if (q->last != -1 && q->last != hyp_start) q->key += dist_radix;
+                    q->last = last_after[c];
+                }
+                settled = 1;
+            }
+            continue;
+        }
+        settled = 0;
+        sort_paths(cur_paths, n_paths);
+        if (n_paths > beam) n_paths = beam;
+        /* aligner._branch and _moves */
+        const int32_t lo = p->first[c], hi = p->first[c + 1];
+        mkey floor = 0;
+        for (int32_t i = lo; i < hi; i++) {
+            mkey g = -(mkey)gain_of(p, i) * chunk_radix;
+            if (g < floor) floor = g;
+        }
+        Pool *src = &pools[cur_pool], *dst = &pools[1 - cur_pool];
+        pool_reset(dst);
+        int32_t n_next = 0;
+        for (int32_t k = 0; k < n_paths; k++) {
+            const Path *q = &cur_paths[k];
+            /* every successor of this path and of the later ones is >= q->key + floor */
+            const mkey bound = n_next == beam ? next_paths[beam - 1].key : chunk_radix;
+            if (floor >= bound - q->key) break;
+            const uint64_t *qbits = src->bits + (size_t)q->slot * words;
+            int32_t at;
+            if (q->ref_end > c) { /* inside a multi-word match this path chose earlier */
+                at = beam_insert(next_paths, &n_next, beam, q->key, dst);
+                if (at >= 0) {
+                    int32_t slot = next_paths[at].slot;
+                    next_paths[at] = *q;
+                    next_paths[at].slot = slot;
+                    memcpy(dst->bits + (size_t)slot * words, qbits, (size_t)words * sizeof(uint64_t));
+                }
+                continue;
+            }
+            mkey parent_distance = 0; /* the jar adds each branch's distance to the parent path */
+            for (int32_t i = lo; i < hi; i++) {
+                if (span_used(qbits, HS(p, i), HL(p, i))) continue;
+                mkey delta = -(mkey)gain_of(p, i) * chunk_radix + parent_distance +
+                             (q->last != -1 && HS(p, i) != q->last ? dist_radix : 0);
+                parent_distance += distance_of(p, i);
+                at = beam_insert(next_paths, &n_next, beam, q->key + delta, dst);
+                if (at < 0) continue;
+                int64_t h = hist_push(hs, i, q->hist);
+                if (h < 0) goto done;
+                Path *r = &next_paths[at];
+                r->last = HS(p, i) + HL(p, i);
+                r->ref_end = RS(p, i) + RL(p, i);
+                r->hist = h;
+                uint64_t *rbits = dst->bits + (size_t)r->slot * words;
+                memcpy(rbits, qbits, (size_t)words * sizeof(uint64_t));
+                span_set(rbits, HS(p, i), HL(p, i));
+            }
+            /* the skip: the parent itself, its open chunk closed */
+            at = beam_insert(next_paths, &n_next, beam, q->key + parent_distance + (q->last != -1 ? dist_radix : 0),
+                             dst);
+            if (at >= 0) {
+                Path *r = &next_paths[at];
+                r->last = -1;
+                r->ref_end = q->ref_end;
+                r->hist = q->hist;
+                memcpy(dst->bits + (size_t)r->slot * words, qbits, (size_t)words * sizeof(uint64_t));
+            }
+        }
+        Path *swap = cur_paths;
+        cur_paths = next_paths;
+        next_paths = swap;
+        n_paths = n_next;
+        cur_pool = 1 - cur_pool;
+    }
+    sort_paths(cur_paths, n_paths);
+    if (n_paths > beam) n_paths = beam;
+    {
+        int32_t best = 0;
+        mkey best_key = 0;
+        for (int32_t k = 0; k < n_paths; k++) {
+            mkey key = cur_paths[k].key + (cur_paths[k].last != -1 ? dist_radix : 0);
+            if (k == 0 || key < best_key) {
+                best = k;
+                best_key = key;
+            }
+        }
+        result = n_paths > 0 ? cur_paths[best].hist : -1;
+    }
+done:
+    free(cur_paths);
+    free(next_paths);
+    free(inside);
+    free(last_after);
+    pool_free(&pools[0]);
+    pool_free(&pools[1]);
+    return result;
+}
+
+/* aligner.align: writes the chosen candidates in reference order to out (n_ref slots); returns their
+ * number, -1 on memory exhaustion. */
+static int32_t align_problem(const Problem *p, int32_t *out) {
+    int32_t n_out = -1;
+    int32_t *hyp_cover = (int32_t *)calloc((size_t)p->n_hyp + 1, sizeof(int32_t));
+    int32_t *ref_cover = (int32_t *)calloc((size_t)p->n_ref + 1, sizeof(int32_t));
+    int32_t *fixed = (int32_t *)malloc(((size_t)p->n_ref + 1) * sizeof(int32_t));
+    History hs = {NULL, 0, 0};
+    if (!hyp_cover || !ref_cover || !fixed) goto done;
+    for (int32_t i = 0; i < p->n_cand; i++) {
+        for (int32_t k = HS(p, i); k < HS(p, i) + HL(p, i); k++) hyp_cover[k]++;
+        for (int32_t k = RS(p, i); k < RS(p, i) + RL(p, i); k++) ref_cover[k]++;
+    }
+    int ambiguous = 0;
+    for (int32_t j = 0; j < p->n_ref; j++) {
+        fixed[j] = -1;
+        int32_t n_at = p->first[j + 1] - p->first[j];
+        if (n_at == 1) {
+            int32_t m = p->first[j], alone = 1;
+            for (int32_t k = j; k < j + RL(p, m) && alone; k++) alone = ref_cover[k] == 1;
+            for (int32_t k = HS(p, m); k < HS(p, m) + HL(p, m) && alone; k++) alone = hyp_cover[k] == 1;
+            if (alone) {
+                fixed[j] = m;
+                continue;
+            }
+        }
+        if (n_at) ambiguous = 1;
+    }
+    if (ambiguous) {
+        int64_t h = search(p, fixed, ref_cover, &hs);
+        if (h == -2) goto done;
+        for (; h >= 0; h = hs.h[h].prev) fixed[RS(p, hs.h[h].cand)] = hs.h[h].cand;
+    }
+    n_out = 0;
+    for (int32_t j = 0; j < p->n_ref; j++)
+        if (fixed[j] >= 0) out[n_out++] = fixed[j];
+done:
+    free(hyp_cover);
+    free(ref_cover);
+    free(fixed);
+    free(hs.h);
+    return n_out;
+}
+
+/* Checks a problem's candidates (each span inside its sentence, a known module, reference starts in
+ * order) and fills the per-position offsets. Sets a Python ValueError and returns -1 on bad input. */
+static int check_problem(Problem *p) {
+    if (p->n_hyp < 0 || p->n_ref < 0 || p->n_hyp > MAX_TOKENS || p->n_ref > MAX_TOKENS) {
+        PyErr_Format(PyExc_ValueError, "token counts must be in 0..%d, got %d and %d", MAX_TOKENS, p->n_hyp,
+                     p->n_ref);
+        return -1;
+    }
+    if (p->beam < 1 || p->beam > MAX_BEAM) {
+        PyErr_Format(PyExc_ValueError, "beam_size must be in 1..%d, got %d", MAX_BEAM, p->beam);
+        return -1;
+    }
+    if (p->n_modules < 1 || p->n_modules > MAX_MODULES) {
+        PyErr_Format(PyExc_ValueError, "1..%d modules expected, got %d", MAX_MODULES, p->n_modules);
+        return -1;
+    }
+    int32_t j = 0;
+    p->first[0] = 0;
+    for (int32_t i = 0; i < p->n_cand; i++) {
+        int32_t rs = RS(p, i), rl = RL(p, i), hst = HS(p, i), hl = HL(p, i), mod = MOD(p, i);
+        if (rs < 0 || rl < 1 || rl > p->n_ref || rs > p->n_ref - rl || hst < 0 || hl < 1 || hl > p->n_hyp ||
+            hst > p->n_hyp - hl || mod < 0 || mod >= p->n_modules || rs < j) {
+            PyErr_Format(PyExc_ValueError,
+                         "candidate %d (%d, %d, %d, %d, %d) is outside the sentences (%d hypothesis, %d reference "
+                         "tokens, %d modules) or out of reference order",
+                         i, rs, rl, hst, hl, mod, p->n_hyp, p->n_ref, p->n_modules);
+            return -1;
+        }
+        while (j < rs) p->first[++j] = i;
+    }
+    while (j < p->n_ref) p->first[++j] = p->n_cand;
+    return 0;
+}
+
+static PyObject *py_align(PyObject *self, PyObject *args) {
+    (void)self;
+    int n_hyp, n_ref, beam;
+    long long max_candidates;
+    Py_buffer cands = {0}, exact = {0};
+    if (!PyArg_ParseTuple(args, "iiy*y*iL:align", &n_hyp, &n_ref, &cands, &exact, &beam, &max_candidates))
+        return NULL;
+    PyObject *result = NULL;
+    int32_t *first = NULL, *out = NULL;
+    if (cands.len % (5 * (Py_ssize_t)sizeof(int32_t)) || cands.len / (5 * (Py_ssize_t)sizeof(int32_t)) > MAX_CANDIDATES) {
+        PyErr_SetString(PyExc_ValueError, "candidates must be whole 5-int32 records, at most 2**30 of them");
+        goto done;
+    }
+    Problem p;
+    p.n_hyp = n_hyp;
+    p.n_ref = n_ref;
+    p.n_cand = (int32_t)(cands.len / (5 * (Py_ssize_t)sizeof(int32_t)));
+    p.n_modules = (int32_t)exact.len;
+    p.beam = beam;
+    p.c = (const int32_t *)cands.buf;
+    p.exact = (const unsigned char *)exact.buf;
+    if (max_candidates >= 0 && p.n_cand > max_candidates) {
+        result = Py_None;  /* over the caller's limit: no alignment */
+        Py_INCREF(result);
+        goto done;
+    }
+    if (n_ref < 0 || n_ref > MAX_TOKENS) {
+        PyErr_Format(PyExc_ValueError, "token counts must be in 0..%d, got %d", MAX_TOKENS, n_ref);
+        goto done;
+    }
+    first = (int32_t *)malloc(((size_t)n_ref + 1) * sizeof(int32_t));
+    out = (int32_t *)malloc(((size_t)n_ref + 1) * sizeof(int32_t));
+    if (!first || !out) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    p.first = first;
+    if (check_problem(&p)) goto done;
+    int32_t n_out;
+    Py_BEGIN_ALLOW_THREADS
+    n_out = align_problem(&p, out);
+    Py_END_ALLOW_THREADS
+    if (n_out < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyTuple_New(n_out);
+    if (!result) goto done;
+    for (int32_t k = 0; k < n_out; k++) {
+        PyObject *v = PyLong_FromLong(out[k]);
+        if (!v) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyTuple_SET_ITEM(result, k, v);
+    }
+done:
+    free(first);
+    free(out);
+    PyBuffer_Release(&cands);
+    PyBuffer_Release(&exact);
+    return result;
+}
+
+static PyObject *int_tuple(const int64_t *v, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (int k = 0; k < n; k++) {
+        PyObject *x = PyLong_FromLongLong(v[k]);
+        if (!x) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, k, x);
+    }
+    return t;
+}
+
+typedef struct {
+    int64_t t_len, r_len, t_fun, r_fun, chunks, hyp_words, ref_words;
+    int64_t tc[MAX_MODULES], rc[MAX_MODULES], tf[MAX_MODULES], rf[MAX_MODULES];
+} Counts;
+
+/* statistics.StatsCounter.count (without crossings) and aligner.count_chunks. m: 5 ints per match, in
+ * reference order. Returns -1 (nothing set) if a match lies outside the sentences or out of order. */
+static int count_matches(const int32_t *m, Py_ssize_t n_match, const unsigned char *hfw, const unsigned char *rfw,
+                         const int32_t *hsz, const int32_t *rsz, Py_ssize_t n_hyp, Py_ssize_t n_ref, int n_modules,
+                         Counts *out) {
+    memset(out, 0, sizeof(Counts));
+    for (Py_ssize_t k = 0; k < n_hyp; k++) {
+        out->t_len += hsz[k];
+        if (hfw[k]) out->t_fun += hsz[k];
+    }
+    for (Py_ssize_t k = 0; k < n_ref; k++) {
+        out->r_len += rsz[k];
+        if (rfw[k]) out->r_fun += rsz[k];
+    }
+    int64_t last = -1, idx = 0, prev_ref = -1;
+    for (Py_ssize_t i = 0; i < n_match; i++) {
+        int32_t rs = m[5 * i], rl = m[5 * i + 1], hst = m[5 * i + 2], hl = m[5 * i + 3], mod = m[5 * i + 4];
+        if (rs < 0 || rl < 1 || rl > n_ref || rs > n_ref - rl || hst < 0 || hl < 1 || hl > n_hyp ||
+            hst > n_hyp - hl || mod < 0 || mod >= n_modules || rs < prev_ref)
+            return -1;
+        prev_ref = rs + rl;
+        for (int32_t k = hst; k < hst + hl; k++) {
+            if (hfw[k]) out->tf[mod] += hsz[k];
+            else out->tc[mod] += hsz[k];
+        }
+        for (int32_t k = rs; k < rs + rl; k++) {
+            if (rfw[k]) out->rf[mod] += rsz[k];
+            else out->rc[mod] += rsz[k];
+        }
+        out->hyp_words += hl;
+        out->ref_words += rl;
+        if (rs != idx && last != -1) {
+            out->chunks++;
+            last = -1;
+        }
+        if (last != -1 && hst != last) out->chunks++;
+        idx = rs + rl;
+        last = hst + hl;
+    }
+    if (last != -1) out->chunks++;
+    return 0;
+}
+
+/* The counts as a tuple in MeteorStats field order (without crossings). */
+static PyObject *counts_tuple(const Counts *c, int n_modules) {
+    PyObject *result = NULL;
+    PyObject *t[4] = {int_tuple(c->tc, n_modules), int_tuple(c->rc, n_modules), int_tuple(c->tf, n_modules),
+                      int_tuple(c->rf, n_modules)};
+    if (t[0] && t[1] && t[2] && t[3])
+        result = Py_BuildValue("(LLLLOOOOLLL)", (long long)c->t_len, (long long)c->r_len, (long long)c->t_fun,
+                               (long long)c->r_fun, t[0], t[1], t[2], t[3], (long long)c->chunks,
+                               (long long)c->hyp_words, (long long)c->ref_words);
+    for (int k = 0; k < 4; k++) Py_XDECREF(t[k]);
+    return result;
+}
+
+static PyObject *py_count(PyObject *self, PyObject *args) {
+    (void)self;
+    int n_modules;
+    Py_buffer matches = {0}, hyp_fw = {0}, ref_fw = {0}, hyp_size = {0}, ref_size = {0};
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*i:count", &matches, &hyp_fw, &ref_fw, &hyp_size, &ref_size, &n_modules))
+        return NULL;
+    PyObject *result = NULL;
+    const Py_ssize_t n_hyp = hyp_fw.len, n_ref = ref_fw.len;
+    if (matches.len % (5 * (Py_ssize_t)sizeof(int32_t)) || hyp_size.len != n_hyp * (Py_ssize_t)sizeof(int32_t) ||
+        ref_size.len != n_ref * (Py_ssize_t)sizeof(int32_t) || n_modules < 1 || n_modules > MAX_MODULES ||
+        n_hyp > MAX_TOKENS || n_ref > MAX_TOKENS) {
+        PyErr_SetString(PyExc_ValueError, "count: inconsistent buffer sizes or module count");
+        goto done;
+    }
+    Counts c;
+    if (count_matches((const int32_t *)matches.buf, matches.len / (5 * (Py_ssize_t)sizeof(int32_t)),
+                      (const unsigned char *)hyp_fw.buf, (const unsigned char *)ref_fw.buf,
+                      (const int32_t *)hyp_size.buf, (const int32_t *)ref_size.buf, n_hyp, n_ref, n_modules, &c)) {
+        PyErr_SetString(PyExc_ValueError, "count: a match is outside the sentences or out of order");
+        goto done;
+    }
+    result = counts_tuple(&c, n_modules);
+done:
+    PyBuffer_Release(&matches);
+    PyBuffer_Release(&hyp_fw);
+    PyBuffer_Release(&ref_fw);
+    PyBuffer_Release(&hyp_size);
+    PyBuffer_Release(&ref_size);
+    return result;
+}
+
+/* ---- The whole pair in C: a token table, the matchers and the paraphrase walk -------------------------- */
+
+enum { K_EXACT = 0, K_STEM = 1, K_SYNONYM = 2, K_PARAPHRASE = 3 };
+#define N_PARA_ARRAYS 5 /* tok, child, start, para, levels of a paraphrase index (paraphrase.py) */
+
+/* A scoring configuration and its token table: per distinct token (an id given by add_token) its Java
+ * hash, stem hash, sorted synset ids, paraphrase vocabulary id, function-word flag and UTF-16 length, all
+ * computed once by the Python engine's own functions. */
+typedef struct {
+    PyObject_HEAD
+    int32_t n_tok, cap_tok;
+    int32_t *hash, *stem, *para_id, *u16;
+    unsigned char *fw;
+    int64_t *syn_first; /* cap_tok + 1 offsets into syn */
+    int64_t *syn;
+    int64_t n_syn, cap_syn;
+    int n_modules, beam, char_based, has_para;
+    unsigned char kinds[MAX_MODULES], exact[MAX_MODULES];
+    Py_buffer para_buf[N_PARA_ARRAYS];
+    const uint32_t *para_arr[N_PARA_ARRAYS];
+    Py_ssize_t para_len[N_PARA_ARRAYS];
+    PyObject *match_type; /* a tuple subclass built with 5 items (core.alignment.Match) */
+    uint64_t *meet_key;   /* a memo of synsets_meet per token-id pair: key (h << 32 | r) + 1, 0: empty */
+    unsigned char *meet_val;
+    int64_t meet_n;
+} Core;
+
+#define MEET_SLOTS (1 << 18)
+
+enum { P_TOK = 0, P_CHILD = 1, P_START = 2, P_PARA = 3, P_LEVELS = 4 };
+
+typedef struct {
+    int32_t *c;
+    int64_t n, cap, limit; /* limit < 0: none */
+    int over;
+} CandVec;
+
+static int cand_push(CandVec *v, int32_t rs, int32_t rl, int32_t hs, int32_t hl, int32_t mod) {
+    if (v->limit >= 0 && v->n >= v->limit) {
+        v->over = 1;
+        return 1;
+    }
+    if (v->n >= MAX_CANDIDATES) {
+        v->over = 1;
+        return 1;
+    }
+    if (v->n == v->cap) {
+        int64_t cap = v->cap ? 2 * v->cap : 256;
+        int32_t *c = (int32_t *)realloc(v->c, (size_t)cap * 5 * sizeof(int32_t));
+        if (!c) return -1;
+        v->c = c;
+        v->cap = cap;
+    }
+    int32_t *r = v->c + 5 * v->n++;
+    r[0] = rs;
+    r[1] = rl;
+    r[2] = hs;
+    r[3] = hl;
+    r[4] = mod;
+    return 0;
+}
+
+typedef struct {
+    int32_t node, pos;
+} Occ;
+
+typedef struct {
+    int32_t start, len;
+    uint32_t a, b;
+} PPath;
+
+typedef struct {
+    Occ *occ;
+    PPath *path;
+    int64_t n_occ, cap_occ, n_path, cap_path;
+} Walk;
+
+static int occ_cmp(const void *x, const void *y) {
+    const Occ *a = (const Occ *)x, *b = (const Occ *)y;
+    if (a->node != b->node) return a->node < b->node ? -1 : 1;
+    return (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+static void walk_free(Walk *w) {
+    free(w->occ);
+    free(w->path);
+}
+
+/* paraphrase.ParaphraseTable._walk: every trie node a phrase starting at each position reaches, and the
+ * phrases with paraphrases. Every index read from the file is checked. 0: done, -1: no memory, -2: the
+ * index points outside its arrays. */
+static int para_walk(const Core *core, const int32_t *ids, int32_t n, Walk *w) {
+    const uint32_t *tok = core->para_arr[P_TOK], *child = core->para_arr[P_CHILD], *start = core->para_arr[P_START];
+    const Py_ssize_t n_tok = core->para_len[P_TOK], n_child = core->para_len[P_CHILD],
+                     n_start = core->para_len[P_START], n_para = core->para_len[P_PARA];
+    for (int32_t s = 0; s < n; s++) {
+        int32_t t = core->para_id[ids[s]];
+        if (t < 0) continue;
+        int64_t node = (int64_t)t + 1;
+        int32_t end = s + 1;
+        for (;;) {
+            if (node + 1 >= n_child || node + 1 >= n_start || node > INT32_MAX) return -2;
+            if (w->n_occ == w->cap_occ) {
+                int64_t cap = w->cap_occ ? 2 * w->cap_occ : 64;
+                Occ *o = (Occ *)realloc(w->occ, (size_t)cap * sizeof(Occ));
+                if (!o) return -1;
+                w->occ = o;
+                w->cap_occ = cap;
+            }
+            w->occ[w->n_occ].node = (int32_t)node;
+            w->occ[w->n_occ++].pos = s;
+            uint32_t a = start[node], b = start[node + 1];
+            if (a > b || b > n_para) return -2;
+            if (a != b) {
+                if (w->n_path == w->cap_path) {
+                    int64_t cap = w->cap_path ? 2 * w->cap_path : 64;
+                    PPath *pp = (PPath *)realloc(w->path, (size_t)cap * sizeof(PPath));
+                    if (!pp) return -1;
+                    w->path = pp;
+                    w->cap_path = cap;
+                }
+                PPath *pp = &w->path[w->n_path++];
+                pp->start = s;
+                pp->len = end - s;
+                pp->a = a;
+                pp->b = b;
+            }
+            if (end >= n) break;
+            t = core->para_id[ids[end]];
+            if (t < 0) break;
+            uint32_t lo = child[node], hi = child[node + 1];
+            if (lo > hi || hi > n_tok) return -2;
+            if (lo == hi) break;
+            uint32_t l = lo, h = hi; /* bisect_left(tok, t, lo, hi) */
+            while (l < h) {
+                uint32_t mid = l + (h - l) / 2;
+                if (tok[mid] < (uint32_t)t) l = mid + 1;
+                else h = mid;
+            }
+            if (l == hi || tok[l] != (uint32_t)t) break;
+            node = l;
+            end++;
+        }
+    }
+    if (w->n_occ > 1) qsort(w->occ, (size_t)w->n_occ, sizeof(Occ), occ_cmp);
+    return 0;
+}
+
+/* The first occurrence of node q in a sorted walk, or n_occ. */
+static int64_t occ_find(const Walk *w, uint32_t q) {
+    int64_t lo = 0, hi = w->n_occ;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if ((uint32_t)w->occ[mid].node < q) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The phrase length of node q: bisect_right(levels, q) - 1 (-2: outside the index, or the root). */
+static int32_t para_depth(const Core *core, uint32_t q) {
+    const uint32_t *levels = core->para_arr[P_LEVELS];
+    Py_ssize_t lo = 0, hi = core->para_len[P_LEVELS];
+    if ((Py_ssize_t)q + 1 >= core->para_len[P_CHILD]) return -2;
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (q < levels[mid]) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo - 1 >= 1 && lo - 1 <= MAX_TOKENS ? (int32_t)(lo - 1) : -2;
+}
+
+/* paraphrase.ParaphraseTable.matches for module `mod`. 0, 1 (over the candidate limit), -1, -2 as walk. */
+static int para_matches(const Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t *ref, int32_t n_ref,
+                        int mod, CandVec *out) {
+    Walk hw = {0}, rw = {0};
+    int rc = para_walk(core, hyp, n_hyp, &hw);
+    if (!rc) rc = para_walk(core, ref, n_ref, &rw);
+    const uint32_t *para = core->para_arr[P_PARA];
+    for (int side = 0; side < 2 && !rc; side++) {
+        const Walk *from = side ? &hw : &rw, *into = side ? &rw : &hw;
+        for (int64_t k = 0; k < from->n_path && !rc; k++) {
+            const PPath *pp = &from->path[k];
+            for (uint32_t x = pp->a; x < pp->b && !rc; x++) {
+                uint32_t q = para[x];
+                int64_t at = occ_find(into, q);
+                if (at == into->n_occ || (uint32_t)into->occ[at].node != q) continue;
+                int32_t d = para_depth(core, q);
+                if (d < 0) {
+                    rc = -2;
+                    break;
+                }
+                for (; at < into->n_occ && (uint32_t)into->occ[at].node == q && !rc; at++) {
+                    int32_t pos = into->occ[at].pos;
+                    /* the phrase found must fit its sentence (a damaged index could claim more) */
+                    if (side == 0 && pos > n_hyp - d) rc = -2;
+                    else if (side == 1 && pos > n_ref - d) rc = -2;
+                    else if (side == 0) rc = cand_push(out, pp->start, pp->len, pos, d, mod);
+                    else rc = cand_push(out, pos, d, pp->start, pp->len, mod);
+                }
+            }
+        }
+    }
+    walk_free(&hw);
+    walk_free(&rw);
+    return rc;
+}
+
+static int synsets_intersect(const Core *core, int32_t a, int32_t b) {
+    const int64_t *x = core->syn + core->syn_first[a], *xe = core->syn + core->syn_first[a + 1];
+    const int64_t *y = core->syn + core->syn_first[b], *ye = core->syn + core->syn_first[b + 1];
+    while (x < xe && y < ye) {
+        if (*x == *y) return 1;
+        if (*x < *y) x++;
+        else y++;
+    }
+    return 0;
+}
+
+/* Whether tokens a and b share a synset, remembered per pair of token ids (a reference meets the same
+ * words again and again); the memo starts afresh when three quarters full. */
+static int synsets_meet(Core *core, int32_t a, int32_t b) {
+    if (!core->meet_key) return synsets_intersect(core, a, b);
+    uint64_t key = (((uint64_t)(uint32_t)a << 32) | (uint32_t)b) + 1;
+    uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    size_t at = (size_t)(h >> 46) & (MEET_SLOTS - 1);
+    while (core->meet_key[at]) {
+        if (core->meet_key[at] == key) return core->meet_val[at];
+        at = (at + 1) & (MEET_SLOTS - 1);
+    }
+    int v = synsets_intersect(core, a, b);
+    if (core->meet_n >= MEET_SLOTS / 4 * 3) {
+        memset(core->meet_key, 0, MEET_SLOTS * sizeof(uint64_t));
+        core->meet_n = 0;
+        at = (size_t)(h >> 46) & (MEET_SLOTS - 1);
+    }
+    core->meet_key[at] = key;
+    core->meet_val[at] = (unsigned char)v;
+    core->meet_n++;
+    return v;
+}
+
+/* aligner.find_candidates with the matchers of matcher.py, in the jar's order, into `out` (appended
+ * module by module); 0, 1 (over the limit), -1 (memory), -2 (damaged paraphrase index). */
+static int find_all(Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t *ref, int32_t n_ref,
+                    CandVec *out) {
+    int32_t *hh = (int32_t *)malloc(((size_t)n_hyp + n_ref + 1) * 2 * sizeof(int32_t));
+    uint64_t *sig = (uint64_t *)malloc(((size_t)n_hyp + n_ref + 1) * sizeof(uint64_t));
+    if (!hh || !sig) {
+        free(hh);
+        free(sig);
+        return -1;
+    }
+    int32_t *rh = hh + n_hyp, *hs = rh + n_ref, *rs = hs + n_hyp; /* hashes, then stem hashes */
+    uint64_t *rsig = sig + n_hyp; /* a 64-bit signature of each token's synsets: no shared bit, no shared synset */
+    for (int side = 0; side < 2; side++) {
+        const int32_t *ids = side ? ref : hyp;
+        int32_t n = side ? n_ref : n_hyp;
+        int32_t *h = side ? rh : hh, *st = side ? rs : hs;
+        uint64_t *sg = side ? rsig : sig;
+        for (int32_t k = 0; k < n; k++) {
+            int32_t t = ids[k];
+            h[k] = core->hash[t];
+            st[k] = core->stem[t];
+            sg[k] = 0;
+            for (int64_t x = core->syn_first[t]; x < core->syn_first[t + 1]; x++)
+                sg[k] |= (uint64_t)1 << ((uint64_t)core->syn[x] % 64);
+        }
+    }
+    int identical = n_hyp == n_ref;
+    for (int32_t k = 0; k < n_hyp && identical; k++) identical = hh[k] == rh[k];
+    int n_mod = identical ? 1 : core->n_modules, rc = 0;
+    for (int mod = 0; mod < n_mod && !rc; mod++) {
+        int kind = core->kinds[mod];
+        if (kind == K_PARAPHRASE) {
+            rc = para_matches(core, hyp, n_hyp, ref, n_ref, mod, out);
+            continue;
+        }
+        for (int32_t j = 0; j < n_ref && !rc; j++) {
+            const int32_t r = rh[j], rstem = rs[j];
+            const uint64_t rg = rsig[j];
+            if (kind == K_SYNONYM && !rg) continue;
+            for (int32_t i = 0; i < n_hyp && !rc; i++) {
+                int hit;
+                if (kind == K_EXACT) hit = hh[i] == r;
+                else if (kind == K_STEM) hit = hs[i] == rstem && hh[i] != r;
+                else hit = (sig[i] & rg) && hh[i] != r && synsets_meet(core, hyp[i], ref[j]);
+                if (hit) rc = cand_push(out, j, 1, i, 1, mod);
+            }
+        }
+    }
+    free(hh);
+    free(sig);
+    return rc;
+}
+
+static int core_grow(Core *core) {
+    int32_t cap = core->cap_tok ? 2 * core->cap_tok : 1024;
+    if (core->cap_tok > (1 << 29)) return -1;
+    int32_t *p;
+    unsigned char *f;
+    int64_t *sf;
+#define GROW(field, type)                                                       \
+    p = (int32_t *)realloc(core->field, (size_t)cap * sizeof(type));            \
+    if (!p) return -1;                                                          \
+    core->field = p;
+    GROW(hash, int32_t)
+    GROW(stem, int32_t)
+    GROW(para_id, int32_t)
+    GROW(u16, int32_t)
+#undef GROW
+    f = (unsigned char *)realloc(core->fw, (size_t)cap);
+    if (!f) return -1;
+    core->fw = f;
+    sf = (int64_t *)realloc(core->syn_first, ((size_t)cap + 1) * sizeof(int64_t));
+    if (!sf) return -1;
+    core->syn_first = sf;
+    core->cap_tok = cap;
+    return 0;
+}
+
+static int cmp_i64(const void *x, const void *y) {
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* add_token(hash, stem_hash, synsets, paraphrase_id, function_word, utf16_length) -> token id */
+static PyObject *core_add_token(Core *core, PyObject *args) {
+    int hash, stem, para_id, fw, u16;
+    PyObject *synsets;
+    if (!PyArg_ParseTuple(args, "iiOipi:add_token", &hash, &stem, &synsets, &para_id, &fw, &u16)) return NULL;
+    if (u16 < 0 || para_id < -1 || (core->has_para && para_id >= 0 && (Py_ssize_t)para_id + 2 >= core->para_len[P_CHILD])) {
+        PyErr_SetString(PyExc_ValueError, "add_token: a negative length, or a paraphrase id outside the index");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(synsets, "add_token: synsets must be a sequence of ints");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (core->n_tok == core->cap_tok && core_grow(core)) {
+        Py_DECREF(seq);
+        return PyErr_NoMemory();
+    }
+    if (core->n_syn + n > core->cap_syn) {
+        int64_t cap = core->cap_syn ? core->cap_syn : 4096;
+        while (cap < core->n_syn + n) cap *= 2;
+        int64_t *s = (int64_t *)realloc(core->syn, (size_t)cap * sizeof(int64_t));
+        if (!s) {
+            Py_DECREF(seq);
+            return PyErr_NoMemory();
+        }
+        core->syn = s;
+        core->cap_syn = cap;
+    }
+    int64_t *dst = core->syn + core->n_syn;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, k));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        dst[k] = v;
+    }
+    Py_DECREF(seq);
+    qsort(dst, (size_t)n, sizeof(int64_t), cmp_i64);
+    int32_t id = core->n_tok;
+    if (id == 0) core->syn_first[0] = 0;
+    core->hash[id] = hash;
+    core->stem[id] = stem;
+    core->para_id[id] = core->has_para ? para_id : -1;
+    core->fw[id] = (unsigned char)fw;
+    core->u16[id] = u16;
+    core->n_syn += n;
+    core->syn_first[id + 1] = core->n_syn;
+    core->n_tok++;
+    return PyLong_FromLong(id);
+}
+
+/* Token ids of a pair, checked against the table. */
+static int check_ids(const Core *core, const Py_buffer *b, const char *what) {
+    if (b->len % (Py_ssize_t)sizeof(int32_t) || b->len / (Py_ssize_t)sizeof(int32_t) > MAX_TOKENS) {
+        PyErr_Format(PyExc_ValueError, "score: %s must be int32 token ids, at most %d", what, MAX_TOKENS);
+        return -1;
+    }
+    const int32_t *ids = (const int32_t *)b->buf;
+    for (Py_ssize_t k = 0; k < b->len / (Py_ssize_t)sizeof(int32_t); k++)
+        if (ids[k] < 0 || ids[k] >= core->n_tok) {
+            PyErr_Format(PyExc_ValueError, "score: %s token id %d is not in the table", what, ids[k]);
+            return -1;
+        }
+    return 0;
+}
+
+static PyObject *make_match(PyTypeObject *type, const int32_t *r) {
+    PyObject *m = type->tp_alloc(type, 5);
+    if (!m) return NULL;
+    for (int k = 0; k < 5; k++) {
+        PyObject *v = PyLong_FromLong(r[k]);
+        if (!v) {
+            Py_DECREF(m);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(m, k, v);
+    }
+    return m;
+}
+
+/* score(hyp_ids, ref_ids, max_candidates) -> (alignment: tuple of Match, MeteorStats fields without
+ * crossings), or None when the pair has more than max_candidates (>= 0) candidate matches. */
+static PyObject *core_score(Core *core, PyObject *args) {
+    Py_buffer hb = {0}, rb = {0};
+    long long max_candidates;
+    if (!PyArg_ParseTuple(args, "y*y*L:score", &hb, &rb, &max_candidates)) return NULL;
+    PyObject *result = NULL, *alignment = NULL, *stats = NULL;
+    CandVec found = {NULL, 0, 0, max_candidates, 0};
+    int32_t *grouped = NULL, *first = NULL, *chosen = NULL, *sizes = NULL, *picked = NULL;
+    unsigned char *flags = NULL;
+    if (check_ids(core, &hb, "hypothesis") || check_ids(core, &rb, "reference")) goto done;
+    const int32_t *hyp = (const int32_t *)hb.buf, *ref = (const int32_t *)rb.buf;
+    const int32_t n_hyp = (int32_t)(hb.len / 4), n_ref = (int32_t)(rb.len / 4);
+    int rc = find_all(core, hyp, n_hyp, ref, n_ref, &found);
+    if (rc == -1) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (rc == -2) {
+        PyErr_SetString(PyExc_ValueError, "the paraphrase index points outside its arrays (damaged); rebuild it");
+        goto done;
+    }
+    if (rc == 1) {
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
+    /* candidates[j] in the order they were appended: a stable counting sort by reference start */
+    grouped = (int32_t *)malloc(((size_t)found.n + 1) * 5 * sizeof(int32_t));
+    first = (int32_t *)calloc((size_t)n_ref + 2, sizeof(int32_t));
+    chosen = (int32_t *)malloc(((size_t)n_ref + 1) * sizeof(int32_t));
+    if (!grouped || !first || !chosen) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int64_t i = 0; i < found.n; i++) first[found.c[5 * i] + 1]++;
+    for (int32_t j = 0; j < n_ref; j++) first[j + 1] += first[j];
+    for (int64_t i = 0; i < found.n; i++) {
+        int32_t at = first[found.c[5 * i]]++;
+        memcpy(grouped + 5 * (int64_t)at, found.c + 5 * i, 5 * sizeof(int32_t));
+    }
+    Problem p = {n_hyp, n_ref, (int32_t)found.n, core->n_modules, core->beam, grouped, core->exact, first};
+    if (check_problem(&p)) goto done;
+    int32_t n_chosen = align_problem(&p, chosen);
+    if (n_chosen < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    picked = (int32_t *)malloc(((size_t)n_chosen + 1) * 5 * sizeof(int32_t));
+    sizes = (int32_t *)malloc(((size_t)n_hyp + n_ref + 1) * sizeof(int32_t));
+    flags = (unsigned char *)malloc((size_t)n_hyp + n_ref + 1);
+    if (!picked || !sizes || !flags) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    alignment = PyTuple_New(n_chosen);
+    if (!alignment) goto done;
+    for (int32_t k = 0; k < n_chosen; k++) {
+        memcpy(picked + 5 * k, grouped + 5 * (int64_t)chosen[k], 5 * sizeof(int32_t));
+        PyObject *m = make_match((PyTypeObject *)core->match_type, picked + 5 * k);
+        if (!m) goto done;
+        PyTuple_SET_ITEM(alignment, k, m);
+    }
+    for (int32_t k = 0; k < n_hyp; k++) {
+        sizes[k] = core->char_based ? core->u16[hyp[k]] : 1;
+        flags[k] = core->fw[hyp[k]];
+    }
+    for (int32_t k = 0; k < n_ref; k++) {
+        sizes[n_hyp + k] = core->char_based ? core->u16[ref[k]] : 1;
+        flags[n_hyp + k] = core->fw[ref[k]];
+    }
+    Counts c;
+    if (count_matches(picked, n_chosen, flags, flags + n_hyp, sizes, sizes + n_hyp, n_hyp, n_ref, core->n_modules,
+                      &c)) {
+        PyErr_SetString(PyExc_SystemError, "score: the alignment does not fit its sentences");
+        goto done;
+    }
+    stats = counts_tuple(&c, core->n_modules);
+    if (stats) result = PyTuple_Pack(2, alignment, stats);
+done:
+    Py_XDECREF(alignment);
+    Py_XDECREF(stats);
+    free(found.c);
+    free(grouped);
+    free(first);
+    free(chosen);
+    free(picked);
+    free(sizes);
+    free(flags);
+    PyBuffer_Release(&hb);
+    PyBuffer_Release(&rb);
+    return result;
+}
+
+static void core_dealloc(Core *core) {
+    free(core->hash);
+    free(core->stem);
+    free(core->para_id);
+    free(core->u16);
+    free(core->fw);
+    free(core->syn_first);
+    free(core->syn);
+    for (int k = 0; k < N_PARA_ARRAYS; k++)
+        if (core->para_arr[k]) PyBuffer_Release(&core->para_buf[k]);
+    free(core->meet_key);
+    free(core->meet_val);
+    Py_XDECREF(core->match_type);
+    Py_TYPE(core)->tp_free((PyObject *)core);
+}
+
+/* Core(kinds, exact_type, beam_size, char_based, match_type, paraphrase_arrays or None) */
+static int core_init(Core *core, PyObject *args, PyObject *kwds) {
+    (void)kwds;
+    Py_buffer kinds = {0}, exact = {0};
+    int beam, char_based;
+    PyObject *match_type, *para;
+    if (core->match_type) {
+        PyErr_SetString(PyExc_RuntimeError, "Core is initialised once");
+        return -1;
+    }
+    if (!PyArg_ParseTuple(args, "y*y*ipOO:Core", &kinds, &exact, &beam, &char_based, &match_type, &para)) return -1;
+    int ok = 0;
+    if (kinds.len < 1 || kinds.len > MAX_MODULES || exact.len != kinds.len || beam < 1 || beam > MAX_BEAM) {
+        PyErr_SetString(PyExc_ValueError, "Core: 1..64 modules with one exact_type byte each, beam_size 1..65536");
+        goto done;
+    }
+    if (!PyType_Check(match_type) || !PyType_IsSubtype((PyTypeObject *)match_type, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "Core: match_type must be a tuple subclass");
+        goto done;
+    }
+    core->n_modules = (int)kinds.len;
+    int need_para = 0;
+    for (int k = 0; k < core->n_modules; k++) {
+        core->kinds[k] = ((unsigned char *)kinds.buf)[k];
+        core->exact[k] = ((unsigned char *)exact.buf)[k] != 0;
+        if (core->kinds[k] > K_PARAPHRASE) {
+            PyErr_Format(PyExc_ValueError, "Core: unknown module kind %d", core->kinds[k]);
+            goto done;
+        }
+        need_para |= core->kinds[k] == K_PARAPHRASE;
+    }
+    if (need_para) {
+        if (!PyTuple_Check(para) || PyTuple_GET_SIZE(para) != N_PARA_ARRAYS) {
+            PyErr_SetString(PyExc_ValueError, "Core: a paraphrase module needs the index's 5 arrays");
+            goto done;
+        }
+        for (int k = 0; k < N_PARA_ARRAYS; k++) {
+            if (PyObject_GetBuffer(PyTuple_GET_ITEM(para, k), &core->para_buf[k], PyBUF_C_CONTIGUOUS | PyBUF_FORMAT))
+                goto done;
+            core->para_arr[k] = (const uint32_t *)core->para_buf[k].buf;
+            if (core->para_buf[k].itemsize != 4 || !core->para_buf[k].format ||
+                strcmp(core->para_buf[k].format, "I")) {
+                PyErr_SetString(PyExc_ValueError, "Core: paraphrase arrays must be uint32 ('I') buffers");
+                goto done;
+            }
+            core->para_len[k] = core->para_buf[k].len / 4;
+        }
+        if (core->para_len[P_CHILD] < 2 || core->para_len[P_START] < 2 || core->para_len[P_LEVELS] < 1) {
+            PyErr_SetString(PyExc_ValueError, "Core: the paraphrase index is empty");
+            goto done;
+        }
+        core->has_para = 1;
+    }
+    core->meet_key = (uint64_t *)calloc(MEET_SLOTS, sizeof(uint64_t));
+    core->meet_val = (unsigned char *)calloc(MEET_SLOTS, 1);
+    if (!core->meet_key || !core->meet_val) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    core->beam = beam;
+    core->char_based = char_based;
+    Py_INCREF(match_type);
+    core->match_type = match_type;
+    ok = 1;
+done:
+    PyBuffer_Release(&kinds);
+    PyBuffer_Release(&exact);
+    return ok ? 0 : -1;
+}
+
+static PyObject *core_size(Core *core, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromLong(core->n_tok);
+}
+
+static PyMethodDef core_methods[] = {
+    {"add_token", (PyCFunction)core_add_token, METH_VARARGS,
+     "add_token(hash, stem_hash, synsets, paraphrase_id, function_word, utf16_length) -> token id"},
+    {"score", (PyCFunction)core_score, METH_VARARGS,
+     "score(hyp_ids, ref_ids, max_candidates) -> (alignment, stats fields) or None past max_candidates (>= 0)"},
+    {"size", (PyCFunction)core_size, METH_NOARGS, "size() -> number of tokens in the table"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "meteor_core.Core",
+    .tp_basicsize = sizeof(Core),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A scoring configuration with its token table: matching, alignment and statistics of a pair in C.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)core_init,
+    .tp_dealloc = (destructor)core_dealloc,
+    .tp_methods = core_methods,
+};
+
+static PyMethodDef methods[] = {
+    {"align", py_align, METH_VARARGS,
+     "align(n_hyp, n_ref, candidates, exact_type, beam_size, max_candidates) -> tuple of candidate indices "
+     "(the jar's alignment, in reference order), or None when there are more than max_candidates (>= 0) "
+     "candidates. candidates: int32 records (ref_start, ref_len, hyp_start, hyp_len, module) in reference "
+     "order; exact_type: one byte per module."},
+    {"count", py_count, METH_VARARGS,
+     "count(matches, hyp_function, ref_function, hyp_size, ref_size, n_modules) -> the MeteorStats fields "
+     "(without crossings) of an alignment."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "meteor_core",
+                                    "The compiled core of the METEOR 1.5 engine (aligner, statistics).", -1,
+                                    methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit_meteor_core(void) {
+    if (PyType_Ready(&CoreType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
+        Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

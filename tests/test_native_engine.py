@@ -1,0 +1,256 @@
+"""The compiled core (``impl="native"``) against the pure-Python engine, which is the reference.
+
+Covered here: choosing the engine, identical statistics and alignments on random and adversarial token
+sequences in several configurations, inputs the C code refuses (checked in the glue and again in C), the
+candidate limit's distinct result, and a build under AddressSanitizer running the same cases. The jar
+conformance suite runs under both engines through the ``engine`` fixture (tests/conftest.py).
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import subprocess
+import sys
+import sysconfig
+from array import array
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from meteor_metric import Meteor
+from meteor_metric.core.alignment import Match
+from meteor_metric.meteor15 import native_engine
+from meteor_metric.meteor15.native_engine import NativeAligner, native_available, resolve_engine
+from meteor_metric.meteor15.paraphrase import ParaphraseTableNotFound
+
+REPO = Path(__file__).resolve().parents[1]
+needs_native = pytest.mark.skipif(not native_available(),
+                                  reason=f"the native engine is not built: {native_engine.LOAD_ERROR}")
+
+# words with exact, stem, synonym and paraphrase matches among them, function words, and a non-BMP token
+VOCAB = ("the a of to in that is said says say told cat cats dog dogs house home big large great run runs "
+         "running ran quickly fast however but because since result results in order to , . 's "
+         "president chairman company firm percent per cent 😀x éte").split()
+CONFIGS = {
+    "default": {},
+    "char_based": {"char_based": True},
+    "util": {"task": "util"},
+    "crossings": {"fragmentation": "crossings"},
+    "lemma": {"modules": ["exact", "lemma", "paraphrase"]},  # Python matching, C alignment and count
+    "beam_2": {"beam_size": 2},
+    "no_norm": {"normalization": "no_norm", "modules": ["exact", "stem"]},
+}
+
+
+@lru_cache(maxsize=None)
+def scorer(config: str, impl: str) -> Meteor:
+    try:
+        return Meteor(impl=impl, **CONFIGS[config])
+    except ParaphraseTableNotFound as exc:
+        pytest.skip(f"no English paraphrase table installed: {exc}")
+
+
+def both(config: str, hyp: tuple[str, ...], ref: tuple[str, ...]):
+    """(stats, alignment) from each engine, for already tokenized sentences."""
+    return scorer(config, "python").align_tokens(hyp, ref), scorer(config, "native").align_tokens(hyp, ref)
+
+
+tokens = st.lists(st.sampled_from(VOCAB), max_size=24).map(tuple)
+
+
+@needs_native
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=st.sampled_from(sorted(CONFIGS)), hyp=tokens, ref=tokens)
+def test_random_sentences_give_identical_statistics_and_alignments(config, hyp, ref):
+    python, native = both(config, hyp, ref)
+    assert native == python
+
+
+@needs_native
+@pytest.mark.parametrize("hyp, ref", [
+    ((), ()),
+    (("the",) * 300, ("the",) * 299 + ("cat",)),  # every pair of positions a candidate
+    (("in", "order", "to") * 40, ("to",) * 60 + ("because",) * 60),  # overlapping paraphrase spans
+    (tuple("abcdefghij" * 20), tuple("jihgfedcba" * 20)),  # crossings everywhere
+    (("said",) * 70, ("told", "says", "say") * 25),  # stem and synonym candidates competing
+    (tuple(f"w{k}" for k in range(200)), tuple(f"w{k}" for k in range(199, -1, -1))),  # > 64 words, reversed
+])
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+def test_adversarial_sentences_give_identical_results(config, hyp, ref):
+    python, native = both(config, hyp, ref)
+    assert native == python
+
+
+@needs_native
+def test_corpus_and_sentence_paths_agree_between_engines():
+    hyps = [" ".join(VOCAB[k:k + 9]) for k in range(0, 40, 3)]
+    refs = [[" ".join(VOCAB[k + 2:k + 12]), "the cat said"] for k in range(0, 40, 3)]
+    py, nat = scorer("default", "python"), scorer("default", "native")
+    a, b = py.corpus_score(hyps, refs), nat.corpus_score(hyps, refs)
+    assert (b.score, b.stats) == (a.score, a.stats)
+    assert [(s.stats, s.alignment, s.best_ref) for s in b.segments] == [(s.stats, s.alignment, s.best_ref)
+                                                                         for s in a.segments]
+    assert nat.sentence_score(hyps[0], refs[0]) == py.sentence_score(hyps[0], refs[0])
+
+
+def test_engine_is_chosen_by_keyword_then_environment(monkeypatch):
+    monkeypatch.setenv("METEOR_METRIC_IMPL", "python")
+    assert Meteor(modules=["exact"]).engine == "python"
+    assert resolve_engine("python") == "python"
+    if native_available():
+        assert Meteor(modules=["exact"], impl="native").engine == "native"
+        monkeypatch.setenv("METEOR_METRIC_IMPL", "native")
+        assert Meteor(modules=["exact"]).engine == "native"
+        monkeypatch.setenv("METEOR_METRIC_IMPL", "auto")
+        assert Meteor(modules=["exact"]).engine == "native"
+    # the signature names the metric, not the engine
+    assert Meteor(modules=["exact"], impl="python").signature == Meteor(modules=["exact"]).signature
+
+
+def test_unknown_engine_names_are_refused(monkeypatch):
+    with pytest.raises(ValueError, match="impl must be 'python', 'native' or 'auto', got 'fast'"):
+        Meteor(impl="fast")
+    monkeypatch.setenv("METEOR_METRIC_IMPL", "Native")
+    with pytest.raises(ValueError, match=r"\$METEOR_METRIC_IMPL must be"):
+        Meteor()
+
+
+def test_without_the_extension_auto_says_once_it_runs_python_and_native_is_an_error(monkeypatch, caplog):
+    monkeypatch.setattr(native_engine, "meteor_core", None)
+    monkeypatch.setattr(native_engine, "LOAD_ERROR", "No module named 'meteor_core'")
+    monkeypatch.setattr(native_engine, "_announced", [])
+    monkeypatch.delenv("METEOR_METRIC_IMPL", raising=False)
+    with caplog.at_level(logging.INFO, logger="meteor_metric"):
+        assert Meteor(modules=["exact"]).engine == "python"
+        assert Meteor(modules=["exact"], impl="auto").engine == "python"
+    assert [r.getMessage() for r in caplog.records] == [
+        "meteor_metric: the compiled core is not available (No module named 'meteor_core'); scoring in pure Python"]
+    with pytest.raises(RuntimeError, match="the native engine was asked for"):
+        Meteor(modules=["exact"], impl="native")
+    assert Meteor(modules=["exact"]).sentence_score("the cat", "the cat").score > 0.9
+
+
+@needs_native
+def test_the_core_refuses_malformed_input():
+    core = native_engine.meteor_core
+    record = array("i", [0, 1, 0, 1, 0])
+    with pytest.raises(ValueError, match="outside the sentences"):
+        core.align(1, 1, array("i", [0, 1, 0, 2, 0]), b"\x01", 40, -1)  # hypothesis span past the end
+    with pytest.raises(ValueError, match="outside the sentences"):
+        core.align(1, 1, array("i", [0, 1, 0, 1, 1]), b"\x01", 40, -1)  # a module without exact_type
+    with pytest.raises(ValueError, match="out of reference order"):
+        core.align(2, 2, array("i", [1, 1, 0, 1, 0, 0, 1, 1, 1, 0]), b"\x01", 40, -1)
+    with pytest.raises(ValueError, match="whole 5-int32 records"):
+        core.align(1, 1, b"\x00" * 7, b"\x01", 40, -1)
+    with pytest.raises(ValueError, match="token counts"):
+        core.align(-1, 1, record, b"\x01", 40, -1)
+    with pytest.raises(ValueError, match="beam_size"):
+        core.align(1, 1, record, b"\x01", 0, -1)
+    with pytest.raises(ValueError, match="inconsistent"):
+        core.count(record, b"\x00", b"\x00", array("i", [1, 1]), array("i", [1]), 1)
+    with pytest.raises(ValueError, match="outside the sentences"):
+        core.count(array("i", [0, 1, 3, 1, 0]), b"\x00", b"\x00", array("i", [1]), array("i", [1]), 1)
+    with pytest.raises(ValueError, match="listed at reference position 1"):
+        NativeAligner([True], 40).align(1, [[], [Match(0, 1, 0, 1, 0)]])
+    with pytest.raises(ValueError, match="beam_size"):
+        NativeAligner([True], 0)
+    table = core.Core(b"\x00", b"\x01", 40, False, Match, None)
+    first = table.add_token(5, 0, (), -1, False, 1)
+    with pytest.raises(ValueError, match="token id 7 is not in the table"):
+        table.score(array("i", [first]), array("i", [7]), -1)
+    with pytest.raises(TypeError):
+        core.Core(b"\x00", b"\x01", 40, False, list, None)  # not a tuple subclass
+    with pytest.raises(ValueError, match="paraphrase module needs"):
+        core.Core(b"\x03", b"\x00", 40, False, Match, None)
+
+
+@needs_native
+def test_a_damaged_paraphrase_trie_is_an_error_not_a_crash():
+    # node 1 claims children 0..99 of a 2-entry token array; its paraphrase list points past the array
+    tok, child, start = array("I", [0, 0]), array("I", [0, 1, 100, 100]), array("I", [0, 0, 5, 5])
+    para, levels = array("I", [1]), array("I", [0, 1])
+    core = native_engine.meteor_core.Core(b"\x03", b"\x00", 40, False, Match,
+                                          tuple(memoryview(a) for a in (tok, child, start, para, levels)))
+    word = core.add_token(1, 0, (), 0, False, 1)
+    with pytest.raises(ValueError, match="damaged"):
+        core.score(array("i", [word, word]), array("i", [word]), -1)
+
+
+@needs_native
+@pytest.mark.parametrize("config", ["default", "lemma"])
+def test_past_the_candidate_limit_a_pair_is_refused(config):
+    engine = scorer(config, "native")._native
+    hyp, ref = ("the",) * 5, ("the",) * 4
+    with pytest.raises(ValueError, match="more than 19 candidate matches"):
+        engine.pair(hyp, ref, max_candidates=19)
+    stats, alignment = engine.pair(hyp, ref, max_candidates=20)  # 20 exact candidates: within the limit
+    assert (stats, alignment) == scorer(config, "python").align_tokens(hyp, ref)
+
+
+ASAN_CASES = r"""
+import random, sys
+from array import array
+from meteor_metric import Meteor
+from meteor_metric.core.alignment import Match
+from meteor_metric.meteor15 import native_engine
+assert native_engine.meteor_core.__file__ == sys.argv[1], native_engine.meteor_core.__file__
+vocab = sys.argv[2].split()
+py, nat = Meteor(impl="python"), Meteor(impl="native")
+rng = random.Random(7)
+n = 0
+for _ in range(400):
+    hyp = tuple(rng.choice(vocab) for _ in range(rng.randint(0, 30)))
+    ref = tuple(rng.choice(vocab) for _ in range(rng.randint(0, 30)))
+    assert nat.align_tokens(hyp, ref) == py.align_tokens(hyp, ref), (hyp, ref)
+    n += 1
+long = ("the",) * 200
+assert nat.align_tokens(long, long[1:] + ("cat",)) == py.align_tokens(long, long[1:] + ("cat",))
+core = native_engine.meteor_core
+for bad in (b"", b"\x00" * 7, bytes(range(40))):
+    for n_hyp, n_ref in ((0, 0), (1, 1), (3, 2), (-1, 5)):
+        try:
+            core.align(n_hyp, n_ref, bad, b"\x01\x00", 3, -1)
+        except ValueError:
+            pass
+print("ASAN-OK", n)
+"""
+
+
+def _asan_runtime() -> str | None:
+    if shutil.which("gcc") is None:
+        return None
+    out = subprocess.run(["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
+    return out if out and Path(out).is_file() else None
+
+
+@needs_native
+def test_the_core_under_address_sanitizer(tmp_path):
+    """Builds the extension with -fsanitize=address and runs the differential cases and malformed calls in a
+    subprocess with the ASan runtime preloaded; any out-of-bounds access or use after free aborts it."""
+    runtime = _asan_runtime()
+    include = sysconfig.get_paths()["include"]
+    if runtime is None or not (Path(include) / "Python.h").is_file():
+        pytest.skip("needs gcc with libasan and the Python headers")
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    package = tmp_path / "meteor_metric" / "meteor15"
+    built = tmp_path / f"meteor_core{suffix}"
+    compiled = subprocess.run(["gcc", "-shared", "-fPIC", "-O1", "-g", "-fsanitize=address", "-fno-omit-frame-pointer",
+                               "-ffp-contract=off", f"-I{include}", str(REPO / "src" / "native" / "meteor_core.c"),
+                               "-o", str(built)], capture_output=True, text=True)
+    if compiled.returncode:
+        pytest.skip(f"the ASan build failed: {compiled.stderr[-500:]}")
+    # a copy of the package whose extension is the ASan build
+    shutil.copytree(REPO / "meteor_metric", tmp_path / "meteor_metric",
+                    ignore=shutil.ignore_patterns("*.so", "__pycache__", "resources"))
+    (tmp_path / "meteor_metric" / "resources").symlink_to(REPO / "meteor_metric" / "resources")
+    shutil.copy(built, package / built.name)
+    env = {"PATH": "/usr/bin:/bin", "LD_PRELOAD": runtime, "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
+           "PYTHONPATH": str(tmp_path), "HOME": str(Path.home())}
+    proc = subprocess.run([sys.executable, "-c", ASAN_CASES, str(package / built.name), " ".join(VOCAB)],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600)
+    if "ASan runtime does not come first" in proc.stderr or "interceptors" in proc.stderr[:300]:
+        pytest.skip(f"the ASan runtime cannot be preloaded here: {proc.stderr[:300]}")
+    assert proc.returncode == 0 and "ASAN-OK 400" in proc.stdout, proc.stderr[-3000:]
