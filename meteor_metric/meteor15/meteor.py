@@ -244,7 +244,7 @@ class Meteor(SummedStatsScorer):
         by its row or column; the pairs are aligned in batches (:meth:`score_pairs`' path).
 
         >>> Meteor().pairwise(["the cat sat on the mat", "a cat sat on a mat"]).round(4).tolist()
-        [[1.0, 0.5714], [0.5714, 1.0]]
+        [[1.0, 0.3981], [0.3981, 1.0]]
         """
         cands, refs = check_pairwise(candidates, references)
         rows = self._pairwise_tokens(cands, "candidates")
