@@ -58,3 +58,16 @@ def check_corpus(hypotheses: Sequence[str], references: Sequence[References],
                          "give one reference (or list of references) per hypothesis")
     for k, (hyp, refs) in enumerate(zip(hypotheses, references)):
         yield check_text(hyp, f"{hyp_name}[{k}]"), check_refs(refs, f"references[{k}]")
+
+
+def check_pairwise(candidates: object, references: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The texts of a pairwise matrix: ``candidates`` (rows) and ``references`` (columns; ``None``: the
+    candidates), each a list or tuple of strings; errors name the item (``candidates[3]``)."""
+    def texts(value: object, name: str) -> tuple[str, ...]:
+        if not isinstance(value, (list, tuple)):
+            kind = "None" if value is None else type(value).__name__
+            raise TypeError(f"{name} must be a list of strings (one per row or column), got {kind}")
+        return tuple(check_text(t, f"{name}[{i}]") for i, t in enumerate(value))
+
+    rows = texts(candidates, "candidates")
+    return rows, rows if references is None else texts(references, "references")

@@ -12,11 +12,13 @@ from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Callable, Iterable, Optional, Sequence, TypeVar
 
 from ..version import __version__
-from .checks import References, check_pairs
+from .checks import References, check_pairs, check_pairwise
 from .results import CorpusResult, Metrics, SegmentResult
 from .stats import MeteorStats, StatsTotal
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .sampling import SampleModel
 
 T = TypeVar("T")
@@ -90,6 +92,21 @@ class Scorer(ABC):
                 raise ValueError(f"segment {first + j}: {exc}") from None
         return out
 
+    def pairwise(self, candidates: Sequence[str], references: Optional[Sequence[str]] = None) -> "np.ndarray":
+        """The matrix of segment scores for minimum-Bayes-risk decoding: entry ``[i, j]`` is
+        ``sentence_score(candidates[i], references[j]).score`` (each reference on its own), as a float64 numpy
+        array of shape ``(len(candidates), len(references))``. ``references=None`` scores the candidates against
+        each other; the diagonal is included (``[i, i]`` is ``sentence_score(candidates[i], candidates[i])``)."""
+        cands, refs = check_pairwise(candidates, references)
+        scores = []
+        for i, cand in enumerate(cands):
+            for j, ref in enumerate(refs):
+                try:
+                    scores.append(self.sentence_score(cand, ref).score)
+                except ValueError as exc:
+                    raise ValueError(f"candidates[{i}] against references[{j}]: {exc}") from None
+        return pairwise_matrix(scores, len(cands), len(refs))
+
     def aggregate(self, segments: Sequence[SegmentResult], n_refs: Iterable[int]) -> CorpusResult:
         """Combine already scored segments into a corpus result."""
         totals = self.accumulator()
@@ -133,6 +150,13 @@ class SummedStatsAccumulator(Accumulator):
         m = self._scorer.score_stats(total)
         return CorpusResult(m.score, m.precision, m.recall, m.fmean, m.fragmentation_penalty, total.chunks, total,
                             segments, self._scorer.corpus_signature(self._n_refs))
+
+
+def pairwise_matrix(scores: Sequence[float], rows: int, columns: int) -> "np.ndarray":
+    """Row-major scores as a float64 ``(rows, columns)`` array."""
+    import numpy as np
+
+    return np.array(scores, dtype=np.float64).reshape(rows, columns)
 
 
 def first_best(candidates: Iterable[T], score: Callable[[T], float]) -> tuple[int, T]:

@@ -61,8 +61,8 @@ def score_texts(predictions: list, references: list, *, profile: str = DEFAULT_P
                 normalization: Optional[str] = None) -> list[float]:
     """Segment scores; each reference is a string, a list of strings, or ``[label]``-wrapped."""
     scorer = get_scorer(profile, language, task, normalization)
-    pairs = check_corpus(predictions, references, hyp_name="predictions")
-    return [scorer.sentence_score(hyp, refs).score for hyp, refs in pairs]
+    pairs = list(check_corpus(predictions, references, hyp_name="predictions"))
+    return [result.score for result in scorer.score_pairs(pairs)]  # the batched path
 
 
 class _ScoreBatch:

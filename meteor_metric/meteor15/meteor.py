@@ -12,12 +12,13 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from ..core.alignment import Match
-from ..core.checks import References, check_corpus, check_pairs, check_refs, check_text
+from ..core.checks import (References, check_corpus, check_pairs, check_pairwise, check_refs,
+                           check_text)
 from ..core.gcpause import gc_paused
 from ..core.javafmt import java_split_lines
 from ..core.languages import LANGUAGE_NAMES
 from ..core.results import CorpusResult, Metrics, SegmentResult
-from ..core.scorer import SummedStatsScorer, first_best
+from ..core.scorer import SummedStatsScorer, first_best, pairwise_matrix
 from ..core.stats import MeteorStats
 from .aligner import align, find_candidates
 from .formula import compute_metrics
@@ -33,6 +34,8 @@ from .params import MeteorParams, resolve_params
 from .statistics import StatsCounter
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .sampling import StatsModel
 
 __all__ = ["Meteor", "MeteorParams", "SegmentResult", "CorpusResult", "References", "check_corpus",
@@ -259,6 +262,38 @@ class Meteor(SummedStatsScorer):
             aligned = self._align_pairs([(h, r) for h, refs in tokenized for r in refs],
                                         [f"segment {j}: the hypothesis and reference {k}" for j, k in owners])
             return [self._best(h, refs, aligned.__getitem__) for h, refs in tokenized]
+
+    def pairwise(self, candidates: Sequence[str], references: Optional[Sequence[str]] = None) -> "np.ndarray":
+        """The matrix of ``sentence_score(candidates[i], references[j]).score`` (float64, candidates by
+        references; ``references=None``: the candidates against each other, the diagonal included), for
+        minimum-Bayes-risk decoding. Each text is normalized and tokenized once and its word lookups are shared
+        by its row or column; the pairs are aligned in batches (:meth:`score_pairs`' path).
+
+        >>> Meteor().pairwise(["the cat sat on the mat", "a cat sat on a mat"]).round(4).tolist()
+        [[1.0, 0.3981], [0.3981, 1.0]]
+        """
+        cands, refs = check_pairwise(candidates, references)
+        rows = self._pairwise_tokens(cands, "candidates")
+        columns = rows if references is None else self._pairwise_tokens(refs, "references")
+        pairs = [(h, r) for h in rows for r in columns]
+        column_name = "candidates" if references is None else "references"
+        names = [f"candidates[{i}] and {column_name}[{j}]" for i in range(len(rows)) for j in range(len(columns))]
+        scores: list[float] = []
+        with gc_paused():
+            for k in range(0, len(pairs), BATCH_SIZE):
+                aligned = self._align_pairs(pairs[k:k + BATCH_SIZE], names[k:k + BATCH_SIZE])
+                scores += [self.score_stats(aligned[pair][0]).score for pair in pairs[k:k + BATCH_SIZE]]
+        return pairwise_matrix(scores, len(rows), len(columns))
+
+    def _pairwise_tokens(self, texts: Sequence[str], name: str) -> list[tuple[str, ...]]:
+        out = []
+        for i, text in enumerate(texts):
+            try:
+                out.append(self._check_length(self._preprocess(check_chars(text, self.max_segment_chars, "text")),
+                                              "text"))
+            except ValueError as exc:
+                raise ValueError(f"{name}[{i}]: {exc}") from None
+        return out
 
     def sample_model(self) -> "StatsModel":
         """Resamples are scored from their summed statistics with the jar's formula (vectorized)."""
