@@ -13,13 +13,13 @@ from typing import Optional, Sequence
 from ..analysis.tuning import TuningWarning
 from ..meteor15.params import resolve_params
 from ..version import __version__
-from . import align, cache, compare, report, score, tune
+from . import align, cache, coco, compare, report, score, tune
 from .common import EXIT_ERROR, EXIT_HELP, EXIT_OK, EXIT_USAGE, InputError
 from .messages import cli_message
 
 #: command name -> module with ``add_parser(commands)`` and ``run(args, out)``, in help order
 COMMANDS = {"score": score, "align": align, "compare": compare, "report": report, "tune": tune,
-            "cache": cache}
+            "coco": coco, "cache": cache}
 
 
 class Parser(argparse.ArgumentParser):
