@@ -158,7 +158,8 @@ def test_runner_usage_errors(tmp_path):
         return subprocess.run([sys.executable, "-m", "meteor_metric.coco", *args], capture_output=True, text=True,
                               env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
     assert run("--help").returncode == 0 and "--no-spice" in run("--help").stdout
-    for args in (["evaluate"], ["run"], ["run", "--no-spice", "-m"]):
+    for args in (["evaluate"], ["run"], ["run", "--no-spice", "-m"], ["run", str(tmp_path / "nope.py")],
+                 ["run", "-m", "no_such_module_here"]):
         done = run(*args)
         assert done.returncode == 2 and "meteor_metric.coco: error:" in done.stderr, args
 

@@ -68,6 +68,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not target:
         print(USAGE + "\n\nmeteor_metric.coco: error: give a script or -m module to run", file=sys.stderr)
         return 2
+    missing = (importlib.util.find_spec(target[0]) is None) if module else not os.path.isfile(target[0])
+    if missing:
+        print(f"meteor_metric.coco: error: {'no module named' if module else 'cannot open file'} {target[0]!r}",
+              file=sys.stderr)
+        return 2
     installed = [name for name in ("pycocoevalcap", "aac_metrics") if importlib.util.find_spec(name) is not None]
     if not installed:
         print("meteor_metric.coco: error: neither pycocoevalcap nor aac-metrics is installed: nothing to patch",
