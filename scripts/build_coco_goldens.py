@@ -23,10 +23,11 @@ import argparse
 import gzip
 import hashlib
 import json
+import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
+DATA = Path(os.environ.get("METEOR_METRIC_SHARED_DATA", ROOT.parent / "shared" / "data"))  # beside the checkout
 OUT = ROOT / "tests" / "data" / "coco"
 
 

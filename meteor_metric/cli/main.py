@@ -14,14 +14,14 @@ from ..analysis.tuning import TuningWarning
 from ..core.corpus_io import CorpusWarning
 from ..meteor15.params import resolve_params
 from ..version import __version__
-from . import align, cache, compare, report, score, tune
+from . import align, cache, coco, compare, report, score, tune
 from .common import EXIT_ERROR, EXIT_HELP, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, InputError
 from .messages import cli_message
 from .shapes import StoreConstOnce, StoreOnce, shape_hint
 
 #: command name -> module with ``add_parser(commands)`` and ``run(args, out)``, in help order
 COMMANDS = {"score": score, "align": align, "compare": compare, "report": report, "tune": tune,
-            "cache": cache}
+            "coco": coco, "cache": cache}
 
 
 class Parser(argparse.ArgumentParser):

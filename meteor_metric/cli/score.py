@@ -17,6 +17,7 @@ from ..core.javafmt import java_double_str
 from ..integrations.coco import TOKENIZE_OPTIONS, pretokenize, tokenized_signature
 from ..meteor15.meteor import CorpusResult, SegmentResult
 from ..profiles.registry import Scorer
+from .coco import coco_file_kind
 from .common import (EXIT_HELP, INPUT_HELP, CorpusInput, InputError, add_config_args, add_input_args, configured_scorer,
                      digits, positive, score_stream, seed, slim)
 
@@ -172,7 +173,19 @@ def confidence_interval(segments: list[SegmentResult], scorer: Scorer, n_samples
     return result.systems["system"].ci
 
 
+def _refuse_coco_file(hyp: str) -> None:
+    """A COCO captioning JSON file given to --hyp: say to use ``coco``."""
+    kind = coco_file_kind(hyp) if hyp != "-" else None
+    if kind == "results":
+        raise InputError(f"{hyp} is a COCO results file (a JSON list of image_id and caption): score it with "
+                         f"meteor-metric coco --annotations CAPTIONS.json --results {hyp}")
+    if kind == "annotations":
+        raise InputError(f"{hyp} is a COCO annotations file (references): score results against it with "
+                         f"meteor-metric coco --annotations {hyp} --results RESULTS.json")
+
+
 def run(args, out: TextIO) -> None:
+    _refuse_coco_file(args.hyp)
     spec, scorer = configured_scorer(args)
     if args.confidence:
         try:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Hashable, Mapping, Sequence
 
+from ..core.results import CorpusResult
 from ..meteor15.meteor import Meteor as _Meteor15
 from .ptb_tokenizer import ptb_tokenize
 
@@ -41,6 +42,31 @@ def protocol_fields(hypothesis: str, references: Sequence[str]) -> tuple[str, li
     return _java_trim(hyp), refs
 
 
+def _caption_list(image: Hashable, value: object, what: str) -> list[str]:
+    """``value`` checked as the list of caption strings of ``image`` (``what``: references, captions, ...)."""
+    if isinstance(value, str):
+        raise TypeError(f"image {image}: {what} must be a list of strings, got a single string {value[:60]!r} "
+                        f"(put it in a list: [{value[:60]!r}])")
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"image {image}: {what} must be a list of strings, got {_kind(value)}")
+    for caption in value:
+        if not isinstance(caption, str):
+            raise TypeError(f"image {image}: caption must be a string, got {_kind(caption)}")
+    return list(value)
+
+
+def _kind(value: object) -> str:
+    return "None" if value is None else type(value).__name__
+
+
+def _check_keys(gts: Mapping, res: Mapping) -> None:
+    """pycocoevalcap's ``assert gts.keys() == res.keys()``, with the first differing images named."""
+    if gts.keys() != res.keys():
+        only_gts = [k for k in gts if k not in res][:5]
+        only_res = [k for k in res if k not in gts][:5]
+        raise AssertionError(f"gts and res must hold the same images: only in gts {only_gts}, only in res {only_res}")
+
+
 class Meteor:
     """pycocoevalcap's ``Meteor`` (METEOR 1.5, ``-l en -norm``) in pure Python."""
 
@@ -50,23 +76,31 @@ class Meteor:
     def method(self) -> str:
         return "METEOR"
 
-    def compute_score(self, gts: Mapping[Hashable, Sequence[str]],
-                      res: Mapping[Hashable, Sequence[str]]) -> tuple[float, list[float]]:
-        """(corpus score, image scores in ``gts.keys()`` order) for references ``gts`` and one hypothesis per
-        image in ``res``; the same ``AssertionError`` as pycocoevalcap on mismatched keys or not one hypothesis."""
-        assert gts.keys() == res.keys()
+    def corpus_result(self, gts: Mapping[Hashable, Sequence[str]],
+                      res: Mapping[Hashable, Sequence[str]]) -> CorpusResult:
+        """The full result behind :meth:`compute_score`: corpus statistics, one segment per image in
+        ``gts.keys()`` order, and the signature."""
+        _check_keys(gts, res)
         hyps, refs = [], []
         for image in gts.keys():
-            assert len(res[image]) == 1
-            hyp, image_refs = protocol_fields(res[image][0], gts[image])
+            hypothesis = _caption_list(image, res[image], "the result (res) captions")
+            assert len(hypothesis) == 1, f"image {image}: one result caption expected, got {len(hypothesis)}"
+            hyp, image_refs = protocol_fields(hypothesis[0], _caption_list(image, gts[image], "the references (gts)"))
             if not hyp or not all(image_refs):
-                raise ValueError(f"image {image!r}: empty hypothesis or reference after pycocoevalcap's line "
+                raise ValueError(f"image {image}: empty hypothesis or reference after pycocoevalcap's line "
                                  "protocol ('|||' removed, Java trim); the jar cannot score it, give non-empty text")
             hyps.append(hyp)
             refs.append(image_refs)
         if not hyps:
             raise ValueError("compute_score needs at least one image")
-        corpus = self._scorer.corpus_score(hyps, refs)
+        return self._scorer.corpus_score(hyps, refs)
+
+    def compute_score(self, gts: Mapping[Hashable, Sequence[str]],
+                      res: Mapping[Hashable, Sequence[str]]) -> tuple[float, list[float]]:
+        """(corpus score, image scores in ``gts.keys()`` order) for references ``gts`` and one hypothesis per
+        image in ``res``; an ``AssertionError`` as pycocoevalcap's on mismatched keys or not one hypothesis
+        (with the image named), a ``TypeError`` naming the image for a caption that is not a string."""
+        corpus = self.corpus_result(gts, res)
         return corpus.score, corpus.segment_scores
 
 
@@ -76,9 +110,25 @@ class PTBTokenizer:
 
     def tokenize(self, captions_for_image: Mapping[Hashable, Sequence[Mapping[str, str]]]
                  ) -> dict[Hashable, list[str]]:
-        """``{image_id: [{"caption": text}, ...]}`` -> ``{image_id: [token string, ...]}``."""
-        return {image: [ptb_tokenize(c["caption"]) for c in captions]
-                for image, captions in captions_for_image.items()}
+        """``{image_id: [{"caption": text}, ...]}`` -> ``{image_id: [token string, ...]}``. As in pycocoevalcap,
+        an image with no captions is left out of the result; a caption that is not a string is a
+        ``TypeError`` naming its image."""
+        out: dict[Hashable, list[str]] = {}
+        for image, captions in captions_for_image.items():
+            if isinstance(captions, (str, Mapping)) or not isinstance(captions, (list, tuple)):
+                raise TypeError(f"image {image}: expected a list of {{'caption': text}} records, got {_kind(captions)}")
+            texts = []
+            for record in captions:
+                if not isinstance(record, Mapping) or "caption" not in record:
+                    raise TypeError(f"image {image}: each record must be a dict with a 'caption' key, "
+                                    f"got {_kind(record)}")
+                text = record["caption"]
+                if not isinstance(text, str):
+                    raise TypeError(f"image {image}: caption must be a string, got {_kind(text)}")
+                texts.append(ptb_tokenize(text))
+            if texts:
+                out[image] = texts
+        return out
 
 
 #: Values of the ``tokenize`` option of the evaluate wrapper and the CLI (``--tokenize``).
