@@ -117,3 +117,14 @@ def test_ddp_two_gloo_processes_give_the_single_process_score(tmp_path, monkeypa
         assert out["score"].item() == want.score
         assert out["sentences"].tolist() == want.segment_scores
         assert out["local"] == len(hyps) // 2  # compute() restored the local state after syncing
+
+
+def test_original_profile_sums_every_chunk():
+    """The 2005 profile sums every segment's chunks (no perfect-segment rule): the adapter follows the scorer."""
+    hyps, refs = corpus()
+    short = [(h, r) for h, r in zip(hyps, refs) if len(h.split()) < 25][:40]
+    hyps, refs = [h for h, _ in short], [r for _, r in short]
+    metric = METEORScore("original")
+    metric.update(hyps[:20], refs[:20])
+    metric.update(hyps[20:], refs[20:])
+    assert metric.compute().item() == get_scorer("original").corpus_score(hyps, refs).score
