@@ -184,7 +184,7 @@ def test_a_damaged_paraphrase_trie_is_an_error_not_a_crash():
 def test_past_the_candidate_limit_a_pair_is_refused(config):
     engine = scorer(config, "native")._native
     hyp, ref = ("the",) * 5, ("the",) * 4
-    with pytest.raises(ValueError, match="more than 19 candidate matches"):
+    with pytest.raises(ValueError, match="more than max_segment_candidates=19 candidate matches"):
         engine.pair(hyp, ref, max_candidates=19)
     stats, alignment = engine.pair(hyp, ref, max_candidates=20)  # 20 exact candidates: within the limit
     assert (stats, alignment) == scorer(config, "python").align_tokens(hyp, ref)
