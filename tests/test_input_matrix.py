@@ -152,13 +152,16 @@ def _long_text(n: int) -> str:
 
 
 def test_a_100000_token_segment_is_a_clear_error_in_meteor_15_and_scored_by_nltk(meteor, metric):
-    text = _long_text(100_000)
-    with pytest.raises(ValueError, match="100,000 tokens, more than max_segment_tokens=2,500"):
+    text = _long_text(100_000)  # 394,443 characters: refused by the character limit, before normalisation
+    with pytest.raises(ValueError, match="has 394,443 characters, more than max_segment_chars=100,000"):
         meteor.sentence_score(text, text)
-    with pytest.raises(ValueError, match="segment 1: the hypothesis has 100,000 tokens"):
+    with pytest.raises(ValueError, match="segment 1: the hypothesis has 394,443 characters"):
         meteor.corpus_score(["a b", text], ["a b", "x"])
-    with pytest.raises(ValueError, match="max_segment_tokens"):
+    with pytest.raises(ValueError, match="max_segment_chars"):
         metric.compute(predictions=[text], references=[text])
+    shorter = _long_text(3_000)  # within the character limit: the token limit refuses it
+    with pytest.raises(ValueError, match="3,000 tokens, more than max_segment_tokens=2,500"):
+        meteor.sentence_score(shorter, shorter)
     # the greedy NLTK profile handles it: every word matched, in one chunk
     nltk_score = NltkMeteor().sentence_score(text, text)
     assert nltk_score.chunks == 1 and nltk_score.stats.test_word_matches == 100_000
@@ -170,7 +173,8 @@ def test_a_100000_token_segment_on_the_command_line(tmp_path):
     hyp.write_text("a b\n" + _long_text(100_000) + "\n", encoding="utf-8")
     proc = subprocess.run([sys.executable, "-m", "meteor_metric", "score", "--hyp", str(hyp), "--ref", str(hyp),
                            "--modules", "exact"], capture_output=True, text=True)
-    assert proc.returncode == 2 and "segment 2: the hypothesis has 100,000 tokens" in proc.stderr
+    assert proc.returncode == 2
+    assert "segment 2: the hypothesis has 394,443 characters, more than --max-chars 100,000" in proc.stderr
 
 
 def test_a_1000000_line_corpus_streams_in_bounded_memory(tmp_path):

@@ -113,6 +113,7 @@ def test_one_grpo_training_step(tmp_path):
     trainer = trl.GRPOTrainer(model=model, reward_funcs=[recording, meteor], args=args, train_dataset=dataset,
                               processing_class=tokenizer)
     before = [p.detach().clone() for p in model.parameters()]
+    torch.set_grad_enabled(True)  # frameworks tested earlier in the same process (lm-eval) may leave it off
     trainer.train()
     assert trainer.state.global_step == 1
     assert any(not torch.equal(a, b.detach()) for a, b in zip(before, model.parameters()))

@@ -149,17 +149,23 @@ class NativeEngine:
                                        Match, self._para_arrays) if self.whole_pair else None)
         self._ids: dict[str, int] = {}
         self._seq_ids: dict[tuple[str, ...], array] = {}
+        self._synset_numbers: dict[object, int] = {}  # synset ids (WordNet offsets, OMW names) as small ints
 
     def _token_id(self, token: str) -> int:
         """The token's id in the core's table, its data computed on first sight by the Python functions."""
         core = self._core
         tid = core.add_token(_signed(java_string_hash(token)),
                              _signed(self._stem(token)) if self._stem else 0,
-                             sorted(self._synsets(token)) if self._synsets else (),
+                             self._synset_ids(token) if self._synsets else (),
                              self._vocab_id(token) if self._vocab_id else -1,
                              self._counter.function_flags((token,))[0], utf16_len(token))
         self._ids[token] = tid
         return tid
+
+    def _synset_ids(self, token: str) -> list[int]:
+        """The token's synsets, numbered in order of first sight (only equality matters to the matcher)."""
+        numbers = self._synset_numbers
+        return sorted(numbers.setdefault(s, len(numbers)) for s in self._synsets(token))
 
     def _token_ids(self, tokens: tuple[str, ...]) -> array:
         ids = self._seq_ids.get(tokens)
