@@ -5,8 +5,8 @@
                                        [--cases NAME,...] [--core N]
 
 Each run is a new process (pinned with ``taskset -c CORE`` where available) that imports the package,
-builds the default scorer and scores the case's file(s); its CPU time (user + system) and peak RSS come
-from ``os.wait4``. The ``normal`` case (one ordinary sentence) is the anchor: what any run costs.
+builds the default scorer and scores the case's files (a hypothesis file and one file per reference set);
+its CPU time (user + system) and peak RSS come from ``os.wait4``. The ``normal`` case (one ordinary sentence) is the anchor: what any run costs.
 
 The bounds under test (docs/limits.md): a segment within the limits (``max_segment_candidates``,
 ``max_segment_chars``, ``max_segment_tokens``) finishes, scored or refused, in under 10 s of CPU on one
@@ -33,30 +33,30 @@ SCRIPTS = {
 import sys
 from meteor_metric import Meteor
 m = Meteor()
-hyps, refs = open(sys.argv[1]).read().split("\\n")[:-1], open(sys.argv[2]).read().split("\\n")[:-1]
-for k, (h, r) in enumerate(zip(hyps, refs)):
+hyps, refs = open(sys.argv[1]).read().split("\\n")[:-1], [open(f).read().split("\\n")[:-1] for f in sys.argv[2:]]
+for k, (h, r) in enumerate(zip(hyps, zip(*refs))):
     try:
-        m.sentence_score(h, r)
+        m.sentence_score(h, list(r))
     except ValueError as exc:
         print(f"segment {k}: refused: {str(exc)[:60]}")
 """,
     "corpus_score": """
 import sys
 from meteor_metric import Meteor
-hyps, refs = open(sys.argv[1]).read().split("\\n")[:-1], open(sys.argv[2]).read().split("\\n")[:-1]
+hyps, refs = open(sys.argv[1]).read().split("\\n")[:-1], [open(f).read().split("\\n")[:-1] for f in sys.argv[2:]]
 try:
-    Meteor().corpus_score(hyps, [[r] for r in refs])
+    Meteor().corpus_score(hyps, [list(r) for r in zip(*refs)])
 except ValueError as exc:
     print(f"refused: {str(exc)[:60]}")
 """,
     "evaluate": """
 import sys, tempfile
 import evaluate, meteor_metric
-hyps, refs = open(sys.argv[1]).read().split("\\n")[:-1], open(sys.argv[2]).read().split("\\n")[:-1]
+hyps, refs = open(sys.argv[1]).read().split("\\n")[:-1], [open(f).read().split("\\n")[:-1] for f in sys.argv[2:]]
 with tempfile.TemporaryDirectory() as cache:
     metric = evaluate.load(meteor_metric.EVALUATE_MODULE, cache_dir=cache)
     try:
-        metric.compute(predictions=hyps, references=[[r] for r in refs])
+        metric.compute(predictions=hyps, references=[list(r) for r in zip(*refs)])
     except ValueError as exc:
         print(f"refused: {str(exc)[:60]}")
 """,
@@ -68,18 +68,22 @@ from meteor_metric import Meteor
 from meteor_metric.meteor15.aligner import find_candidates
 from meteor_metric.meteor15.matcher import token_keys
 meteor = Meteor()
-hyps, refs = open(sys.argv[1]).read().split("\\n")[:-1], open(sys.argv[2]).read().split("\\n")[:-1]
+hyps, refs = open(sys.argv[1]).read().split("\\n")[:-1], [open(f).read().split("\\n")[:-1] for f in sys.argv[2:]]
 most = 0
-for h, r in zip(hyps, refs):
-    try:
-        ht, rt = meteor.tokens(h), meteor.tokens(r)
-        if max(len(ht), len(rt)) > meteor.max_segment_tokens:
-            sys.exit(print(f"none, over max_segment_tokens={meteor.max_segment_tokens:,}"))
-        matchers = meteor._matchers  # the scorer's own, as it finds candidates
-        found = find_candidates(ht, rt, token_keys(ht), token_keys(rt), matchers, meteor.max_segment_candidates)
-    except ValueError as exc:
-        sys.exit(print("none, " + str(exc).split(":")[0].split(", more")[0].replace("the text has", "a text has")))
-    most = max(most, sum(map(len, found)))
+for h, group in zip(hyps, zip(*refs)):
+    used = 0
+    for r in group:
+        try:
+            ht, rt = meteor.tokens(h), meteor.tokens(r)
+            if max(len(ht), len(rt)) > meteor.max_segment_tokens:
+                sys.exit(print(f"none, over max_segment_tokens={meteor.max_segment_tokens:,}"))
+            matchers = meteor._matchers  # the scorer's own, as it finds candidates
+            found = find_candidates(ht, rt, token_keys(ht), token_keys(rt), matchers, meteor.max_segment_candidates,
+                                    "the hypothesis and its references", used)
+        except ValueError as exc:
+            sys.exit(print("none, " + str(exc).split(":")[0].split(", more")[0].replace("the text has", "a text has")))
+        used += sum(map(len, found))
+    most = max(most, used)
 print(f"{most:,}")
 """
 PATHS = ("sentence_score", "align", "corpus_score", "score", "evaluate")
@@ -101,12 +105,25 @@ def cycle(k: int, n: int) -> tuple[str, str]:
     return " ".join(hyp), " ".join(ref)
 
 
-def cases() -> dict[str, tuple[list[str], list[str], str]]:
-    """name -> (hypothesis lines, reference lines, what it is)."""
+def repeated_refs(n: int, n_refs: int, word: str) -> tuple[str, list[str]]:
+    """One word n times, against ``n_refs`` references of it with one word changed (each another)."""
+    refs = []
+    for k in range(n_refs):
+        ref = [word] * n
+        ref[(k + 1) * n // (n_refs + 1)] = "cat"
+        refs.append(" ".join(ref))
+    return " ".join([word] * n), refs
+
+
+def cases() -> dict[str, tuple[list[str], list[list[str]], str]]:
+    """name -> (hypothesis lines, reference lines of each reference set, what it is)."""
     out = {}
 
     def add(name, pairs, what):
-        out[name] = ([h for h, _ in pairs], [r for _, r in pairs], what)
+        out[name] = ([h for h, _ in pairs], [[r for _, r in pairs]], what)
+
+    def add_multi(name, hyp, refs, what):
+        out[name] = ([hyp], [[r] for r in refs], what)
 
     add("normal", [("The cat sat on the mat.", "A cat was sitting on the mat.")], "one ordinary sentence (anchor)")
     add("repeat700", [repeated(700, -1)], "'the' x700 vs the same with one changed")
@@ -118,6 +135,9 @@ def cases() -> dict[str, tuple[list[str], list[str], str]]:
         "100,000 characters of abbreviations and hyphens (refused by the token limit after normalising)")
     add("repeat2499", [repeated(2_499, -1)], "'the' x2,499 vs one changed (6.2 million candidates: refused)")
     add("chars1M_token", [("x" * 1_000_000, "x")], "one token of 1,000,000 characters (refused)")
+    add_multi("refs2x480", *repeated_refs(480, 2, "an"), "'an' x480 vs 2 references of it, one word changed each")
+    add_multi("refs16x666", *repeated_refs(666, 16, "an"),
+              "'an' x666 vs 16 references of it (442,890 candidates each: refused at the second)")
     add("stream_256x300", [repeated(300, k) for k in range(256)],
         "256 lines of 'the' x300, the changed word moving")
     add("stream_8x2499", [repeated(2_499, k) for k in range(8)], "8 lines of 'the' x2,499 (refused at the first)")
@@ -125,23 +145,25 @@ def cases() -> dict[str, tuple[list[str], list[str], str]]:
     return out
 
 
-def most_candidates(hyp: Path, ref: Path) -> str:
-    """The largest candidate count of the case's pairs under the default scorer (or why there is none),
+def most_candidates(hyp: Path, refs: list[Path]) -> str:
+    """The largest candidate count of the case's segments under the default scorer (or why there is none),
     counted in another process: this one stays small, because a child's peak RSS (``ru_maxrss``)
     starts from its parent's at the fork."""
-    proc = subprocess.run([sys.executable, "-c", COUNT_SCRIPT, str(hyp), str(ref)], capture_output=True,
+    proc = subprocess.run([sys.executable, "-c", COUNT_SCRIPT, str(hyp), *map(str, refs)], capture_output=True,
                           text=True, cwd=REPO)
     return proc.stdout.strip() or proc.stderr.strip().splitlines()[-1]
 
 
-def run(path: str, hyp: Path, ref: Path, core: int | None) -> tuple[float, float, int, str]:
+def run(path: str, hyp: Path, refs: list[Path], core: int | None) -> tuple[float, float, int, str]:
     """CPU seconds, peak RSS (MB), exit status and the last output line of one fresh process."""
     if path in CLI:
-        cmd = [sys.executable, "-m", "meteor_metric", CLI[path], "--hyp", str(hyp), "--ref", str(ref)]
+        cmd = [sys.executable, "-m", "meteor_metric", CLI[path], "--hyp", str(hyp)]
+        for ref in refs:
+            cmd += ["--ref", str(ref)]
         if path == "score":
             cmd.append("--score-only")
     else:
-        cmd = [sys.executable, "-c", SCRIPTS[path], str(hyp), str(ref)]
+        cmd = [sys.executable, "-c", SCRIPTS[path], str(hyp), *map(str, refs)]
     if core is not None and shutil.which("taskset"):
         cmd = ["taskset", "-c", str(core)] + cmd
     with tempfile.TemporaryFile() as out:
@@ -166,15 +188,16 @@ def main() -> int:
     print(f"{'case':<18} {'path':<15} {'CPU s':>7} {'RSS MB':>7} {'exit':>4}  result")
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
-            hyps, refs, what = table[name]
-            hyp, ref = Path(tmp, f"{name}.hyp"), Path(tmp, f"{name}.ref")
+            hyps, ref_sets, what = table[name]
+            hyp, refs = Path(tmp, f"{name}.hyp"), [Path(tmp, f"{name}.ref{k}") for k in range(len(ref_sets))]
             hyp.write_text("".join(h + "\n" for h in hyps), encoding="utf-8")
-            ref.write_text("".join(r + "\n" for r in refs), encoding="utf-8")
-            print(f"# {name}: {what}; most candidates of a pair: {most_candidates(hyp, ref)}", flush=True)
+            for ref, lines in zip(refs, ref_sets):
+                ref.write_text("".join(r + "\n" for r in lines), encoding="utf-8")
+            print(f"# {name}: {what}; most candidates of a segment: {most_candidates(hyp, refs)}", flush=True)
             for path in args.paths.split(","):
                 if name.startswith("stream") and path in ("sentence_score", "align"):
                     continue  # the memory bound is for streams through the batch paths
-                cpu, rss, code, last = run(path, hyp, ref, None if args.core < 0 else args.core)
+                cpu, rss, code, last = run(path, hyp, refs, None if args.core < 0 else args.core)
                 miss = rss > RSS_BOUND_MB if name.startswith("stream") else cpu > CPU_BOUND_S
                 missed += miss
                 print(f"{name:<18} {path:<15} {cpu:7.2f} {rss:7.0f} {code:>4}  {'MISS ' if miss else ''}{last}",

@@ -43,10 +43,61 @@ def cli(*args: str, stdin: str | None = None, timeout: float = 120, **kwargs) ->
 
 def test_sentence_score_refuses_a_segment_over_the_candidate_limit_and_names_it():
     hyp, ref = repeated(2_499)  # 6.2 million candidates: 200 s in sentence_score before the limit
-    with pytest.raises(ValueError, match=r"the hypothesis and reference 1 have more than "
+    with pytest.raises(ValueError, match=r"the hypothesis and references 0-1 have more than "
                                          r"max_segment_candidates=500,000 candidate matches.*raise "
                                          r"max_segment_candidates"):
         Meteor().sentence_score(hyp, ["a b", ref])
+
+
+def _smallest_accepted_limit(score, high: int) -> int:
+    """The least ``max_segment_candidates`` under which ``score(limit)`` does not raise (bisection)."""
+    low = 0  # refused
+    while high - low > 1:
+        mid = (low + high) // 2
+        try:
+            score(mid)
+            high = mid
+        except ValueError as exc:
+            assert "max_segment_candidates" in str(exc)
+            low = mid
+    return high
+
+
+def test_the_candidate_limit_counts_a_segment_against_all_its_references(engine):
+    # issue 25, "any segment within the limits finishes in under 10 s": a limit per reference let a segment's
+    # work grow with its number of references (16 references of 666 repeated 2-letter words: 15 s on the Python
+    # engine, 64 of them 7 s on the native one). The count is the segment's: 5 'the' against 4 of 5, 20 exact
+    # candidates per reference, 60 for three references.
+    hyp, ref = repeated(5)
+    refs = [ref, ref.replace("cat", "the", 1).replace("the", "cat", 1), ref]
+    assert _smallest_accepted_limit(lambda limit: Meteor(max_segment_candidates=limit).sentence_score(hyp, refs),
+                                    1_000) == 60
+    with pytest.raises(ValueError, match=r"^the hypothesis and references 0-2 have more than "
+                                         r"max_segment_candidates=59 candidate"):
+        Meteor(max_segment_candidates=59).sentence_score(hyp, refs)
+    with pytest.raises(ValueError, match=r"^segment 1: the hypothesis and references 0-2 have more than "
+                                         r"max_segment_candidates=59 candidate"):
+        Meteor(max_segment_candidates=59).corpus_score(["a", hyp], [["a"], refs])
+    scorer = Meteor(max_segment_candidates=59)
+    scorer.corpus_score([hyp], [ref])  # the pair alone is within the limit, and cached ...
+    with pytest.raises(ValueError, match=r"references 0-2 have more than"):  # ... the segment is not
+        scorer.score_pairs([(hyp, refs)])
+    within = Meteor(max_segment_candidates=60)
+    assert within.corpus_score([hyp], [refs]).score == Meteor().corpus_score([hyp], [refs]).score
+
+
+def test_both_engines_count_the_same_candidates_on_real_text():
+    # stems, WordNet synonyms and paraphrases as well as exact matches, against two references
+    from conftest import skip_unless_built
+
+    skip_unless_built("native")
+    hyp = "The quick brown foxes were jumping over the lazy dogs in the big garden yesterday."
+    refs = ["A fast brown fox jumped over a lazy dog in the large garden yesterday.",
+            "Yesterday the speedy foxes leapt over sleepy dogs in a huge yard."]
+    counts = {impl: _smallest_accepted_limit(
+        lambda limit: Meteor(impl=impl, max_segment_candidates=limit).sentence_score(hyp, refs), 10_000)
+        for impl in ("python", "native")}
+    assert counts["python"] == counts["native"] > 30, counts
 
 
 def test_corpus_score_names_the_refused_segment():

@@ -186,8 +186,11 @@ def test_past_the_candidate_limit_a_pair_is_refused(config):
     hyp, ref = ("the",) * 5, ("the",) * 4
     with pytest.raises(ValueError, match="more than max_segment_candidates=19 candidate matches"):
         engine.pair(hyp, ref, max_candidates=19)
-    stats, alignment = engine.pair(hyp, ref, max_candidates=20)  # 20 exact candidates: within the limit
+    stats, alignment, found = engine.pair(hyp, ref, max_candidates=20)  # 20 exact candidates: within the limit
     assert (stats, alignment) == scorer(config, "python").align_tokens(hyp, ref)
+    assert found == 20
+    with pytest.raises(ValueError, match="more than max_segment_candidates=20 candidate matches"):
+        engine.pair(hyp, ref, max_candidates=20, used=1)  # the segment's earlier references count too
 
 
 ASAN_CASES = r"""

@@ -14,6 +14,7 @@ import json
 import re
 import shutil
 import sys
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -29,7 +30,7 @@ EXAMPLES = REPO / "examples"
 JAR = json.loads((EXAMPLES / "jar-scores.json").read_text(encoding="utf-8"))
 sys.path.insert(0, str(REPO / "benchmarks"))
 from bench_space_first_request import anagram_pair, start_app  # noqa: E402  (shared with the benchmark)
-from slow_inputs import repeated_word_pair  # noqa: E402
+from slow_inputs import SLOW_WORD, repeated_word_pair, slow_segments  # noqa: E402
 
 SPACE_JAR = json.loads((REPO / "tests" / "data" / "space" / "jar-scores.json").read_text(encoding="utf-8"))
 PAIR_HYP = "The cat sat quickly on the big mat."
@@ -38,10 +39,9 @@ PAIR_JAR_SCORE = 0.461572455914816
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DEADLINE = 12  # seconds of scoring per request in the app most tests start
 SHORT_DEADLINE = 4  # ... and in the app the deadline tests start
-#: About the slowest pair the Space takes: 1,997 characters of one 2-letter word (666 times) against 16
-#: references of it, each with one word changed: over 440,000 candidate matches per reference, under the
-#: engine's 500,000 (a 1-letter word is refused).
-SLOW_WORD, SLOW_REFS = "an", 16
+#: Segments of the slowest kind the engine's limits let through (about 1 s each on the Python engine) in a
+#: corpus that runs well past SHORT_DEADLINE.
+SLOW_SEGMENTS = 40
 #: How long a test waits for an answer the deadline must bring (a generous guard, not a timing claim:
 #: benchmarks/bench_space_limits.py measures the times).
 GUARD = 150
@@ -77,8 +77,8 @@ def app(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def short_deadline_app_url(tmp_path_factory):
-    """The app with a deadline a few times shorter than the slow inputs below take (Python engine, idle
-    machine: 15 s for the 16-reference pair), so the deadline tests do not depend on the machine's speed."""
+    """The app with a deadline several times shorter than the slow corpora below take (Python engine, idle
+    machine: about 40 s), so the deadline tests do not depend on the machine's speed."""
     with _running_app(tmp_path_factory, SHORT_DEADLINE) as running:
         yield running.url
 
@@ -239,40 +239,54 @@ def test_api_refuses_too_many_references_per_segment(app_url, tmp_path):
         client.predict("a cat", "\n".join(["a cat"] * 17), "meteor-1.5", "en", api_name="/score_pair")
 
 
-def _slow_corpus(tmp_path: Path, segments: int) -> list:
-    """Files of ``segments`` copies of the slow pair, as text: the hypotheses and one file per reference."""
-    hyp, refs = repeated_word_pair(SLOW_REFS, word=SLOW_WORD)
-    (tmp_path / "hyp.txt").write_text(f"{hyp}\n" * segments, encoding="utf-8")
-    for k, ref in enumerate(refs):
-        (tmp_path / f"ref{k}.txt").write_text(f"{ref}\n" * segments, encoding="utf-8")
-    return [gradio_client.handle_file(str(tmp_path / "hyp.txt")),
-            [gradio_client.handle_file(str(tmp_path / f"ref{k}.txt")) for k in range(len(refs))]]
+def _slow_corpus(folder: Path) -> list:
+    """Files of ``SLOW_SEGMENTS`` distinct slow segments (one reference each), as text."""
+    hyps, refs = slow_segments(SLOW_SEGMENTS)
+    folder.mkdir(exist_ok=True)
+    (folder / "hyp.txt").write_text("".join(f"{hyp}\n" for hyp in hyps), encoding="utf-8")
+    (folder / "ref.txt").write_text("".join(f"{ref}\n" for ref in refs), encoding="utf-8")
+    return [gradio_client.handle_file(str(folder / "hyp.txt")), [gradio_client.handle_file(str(folder / "ref.txt"))]]
 
 
-def test_api_stops_slow_requests_at_the_deadline(short_deadline_app_url, tmp_path):
-    # issue 25 item 3: a 1,999-character hypothesis of one repeated word against 16 references of the same
-    # word, one changed each, ran about 7 minutes; a corpus of such segments ran past the 60 s check between
-    # segments (one segment took 111 s). The scoring process is killed at the deadline, within a segment,
-    # with a message naming the segment reached.
-    hyp, refs = repeated_word_pair(SLOW_REFS, word=SLOW_WORD)
+def test_api_refuses_a_pair_over_the_segment_candidate_limit(app_url):
+    # issue 25 item 3: 16 references of a repeated word ran about 7 minutes. The candidate limit counts a
+    # segment against all its references (16 x 442,890 here), so the pair is refused before any alignment.
+    hyp, refs = repeated_word_pair(16, word=SLOW_WORD)
+    client = gradio_client.Client(app_url, verbose=False)
+    with pytest.raises(Exception, match=r"this pair: the hypothesis and references 0-1 have more than "
+                                        r"max_segment_candidates=500,000 candidate matches"):
+        client.predict(hyp, "\n".join(refs), "meteor-1.5", "en", api_name="/score_pair")
+
+
+def test_api_stops_a_slow_corpus_at_the_deadline(short_deadline_app_url, tmp_path):
+    # issue 25 item 3: /score_corpus checked its deadline only between segments. The scoring process is killed
+    # at the deadline, with a message naming the segment reached.
     client = gradio_client.Client(short_deadline_app_url, verbose=False)
-    pair = client.submit(hyp, "\n".join(refs), "meteor-1.5", "en", api_name="/score_pair")
-    corpus = client.submit(*_slow_corpus(tmp_path, 3), "text", "meteor-1.5", "en", api_name="/score_corpus")
-    with pytest.raises(Exception, match=rf"this pair took longer than this demo's {SHORT_DEADLINE} s: a very "
-                                        "long or repetitive input. Shorten it, or score it with the meteor-metric "
-                                        "command"):
-        pair.result(timeout=GUARD)
     with pytest.raises(Exception, match=rf"this corpus took longer than this demo's {SHORT_DEADLINE} s \(stopped "
-                                        r"at segment 1\)"):
-        corpus.result(timeout=GUARD)
+                                        r"at segment ([1-9]|[1-3][0-9])\): a very long or repetitive input"):
+        client.predict(*_slow_corpus(tmp_path), "text", "meteor-1.5", "en", api_name="/score_corpus")
 
 
-def test_api_answers_a_normal_request_sent_alongside_two_slow_ones(short_deadline_app_url):
+def test_a_pair_past_the_deadline_is_stopped_with_a_clear_message(monkeypatch):
+    # Within the engine's limits no pair takes more than about a second of scoring, so a scorer that hangs
+    # stands in for a slow one: the deadline kills the process scoring the pair (the process is real).
+    sys.path.insert(0, str(REPO))
+    import app as space
+
+    monkeypatch.setattr(space, "MAX_SECONDS", 1.0)
+    monkeypatch.setattr(space, "_sentence", lambda *args: time.sleep(600))
+    with pytest.raises(space.gr.Error, match="this pair took longer than this demo's 1 s: a very long or "
+                                             "repetitive input. Shorten it, or score it with the meteor-metric "
+                                             "command line"):
+        space.score_pair("a cat", "a cat")
+
+
+def test_api_answers_a_normal_request_sent_alongside_two_slow_ones(short_deadline_app_url, tmp_path):
     # issue 25 item 3: two slow requests held both queue slots and a normal request waited 144 s behind them.
     # Scoring runs in processes of its own, 4 requests at once: the normal one is answered while they run.
-    hyp, refs = repeated_word_pair(SLOW_REFS, word=SLOW_WORD)
     client = gradio_client.Client(short_deadline_app_url, verbose=False)
-    slow = [client.submit(hyp, "\n".join(refs), "meteor-1.5", "en", api_name="/score_pair") for _ in range(2)]
+    slow = [client.submit(*_slow_corpus(tmp_path / str(k)), "text", "meteor-1.5", "en", api_name="/score_corpus")
+            for k in range(2)]
     normal = client.submit(PAIR_HYP, PAIR_REFS, "meteor-1.5", "en", api_name="/score_pair")
     assert f"| score | {PAIR_JAR_SCORE!r} |" in normal.result(timeout=GUARD)[0]
     assert not any(job.done() for job in slow)  # answered before the slow ones end

@@ -137,7 +137,7 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
                    help=f"longest segment in tokens (default {MAX_SEGMENT_TOKENS:,}; 0: no limit); alignment time "
                         "grows with the square of the length")
     p.add_argument("--max-candidates", type=limit, metavar="N",
-                   help=f"most candidate matches of a hypothesis and one reference (default "
+                   help=f"most candidate matches of a hypothesis against all its references (default "
                         f"{MAX_SEGMENT_CANDIDATES:,}; 0: no limit); they bound alignment time and memory")
     p.add_argument("--max-chars", type=limit, metavar="N",
                    help=f"longest hypothesis or reference in characters (default {MAX_SEGMENT_CHARS:,}; 0: no limit)")

@@ -70,7 +70,7 @@ Args:
     tokenize (`str`): "none" (default) or "ptb": pycocoevalcap's PTB tokenization first (pure Python,
         `meteor_metric.integrations.coco`), i.e. COCO-style METEOR; named `tok:ptb` in the signature.
     max_segment_candidates, max_segment_chars (`int`): meteor-1.5's bounds on one segment's work: the
-        candidate matches of a prediction and one reference (default 500,000) and the characters of
+        candidate matches of a prediction against all its references (default 500,000) and the characters of
         each text (default 100,000); 0: no limit. A segment past them is refused with a `ValueError`
         naming it (docs/limits.md).
     return_segment_scores (`bool`): also return the per-segment scores (default False).

@@ -27,15 +27,17 @@ _sort_key = itemgetter(0)
 
 def find_candidates(hyp: Sequence[str], ref: Sequence[str], hyp_keys: Sequence[int],
                     ref_keys: Sequence[int], matchers: Sequence[Matcher],
-                    limit: Optional[int] = None, where: str = "the hypothesis and reference") -> list[list[Match]]:
+                    limit: Optional[int] = None, where: str = "the hypothesis and reference",
+                    used: int = 0) -> list[list[Match]]:
     """Candidates per reference position, in the order the jar appends them.
 
-    With ``limit``, the search stops once more than ``limit`` candidates are found and raises
-    :func:`.limits.check_candidates`'s ``ValueError``, naming the pair as ``where``."""
+    With ``limit``, the search stops once ``used`` (the segment's candidates against its earlier references)
+    and the candidates found pass ``limit``, and raises :func:`.limits.check_candidates`'s ``ValueError``,
+    naming the pair as ``where``."""
     candidates: list[list[Match]] = [[] for _ in ref]
     n_modules = 1 if hyp_keys == ref_keys else len(matchers)
     new = tuple.__new__  # Match(*span, module) without the Python-level __new__
-    found = 0
+    found = used
     for module in range(n_modules):
         tail = (module,)
         spans = matchers[module].find(hyp, ref, hyp_keys, ref_keys, None if limit is None else limit - found)

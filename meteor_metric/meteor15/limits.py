@@ -1,9 +1,9 @@
 """The bounds on one segment's work, one policy for every engine (docs/limits.md).
 
 A segment's alignment time and memory grow with its *candidate matches*: the (hypothesis span,
-reference span, module) triples the matchers find for a hypothesis and one reference, the total
-length of the lists :func:`~meteor_metric.meteor15.aligner.find_candidates` returns. A word repeated
-``n`` times on both sides alone gives ``n * n`` of them. Normalisation's time grows with the
+reference span, module) triples the matchers find for a hypothesis and each of its references, the total
+length of the lists :func:`~meteor_metric.meteor15.aligner.find_candidates` returns for them. A word
+repeated ``n`` times on both sides alone gives ``n * n`` of them per reference. Normalisation's time grows with the
 characters of a text. Both are checked before the expensive work starts: characters before a text is
 normalised, candidates while they are found (an engine that counts them another way passes its count
 to :func:`check_candidates`). Past a limit the segment is refused with a ``ValueError`` that names it.
@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from typing import Optional
 
-#: Most candidate matches of one (hypothesis, reference) pair. The real data has at most 2,957
-#: (wmt22 zh-en); a 2,400-token news document against its reference about 105,000. At this limit the
-#: worst case (one word repeated on both sides) takes about 1-6 s on one core (benchmarks/bench_hostile.py).
+#: Most candidate matches of one segment: its hypothesis against all its references. The real data has at
+#: most 5,692 (wmt22 zh-en, 2 references); a 2,400-token news document against its reference about 105,000.
+#: At this limit the worst case (one word repeated on both sides) takes about 1-6 s on one core
+#: (benchmarks/bench_hostile.py).
 MAX_SEGMENT_CANDIDATES = 500_000
 #: Most characters of one hypothesis or reference, counted before normalisation. The real data has at
 #: most 1,674 (wmt22 zh-en); 2,400 tokens of news text about 13,500.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
-from typing import TYPE_CHECKING, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from ..core.alignment import Match
 from ..core.checks import (References, check_corpus, check_pairs, check_pairwise, check_refs,
@@ -22,7 +22,7 @@ from ..core.scorer import SummedStatsScorer, first_best, pairwise_matrix
 from ..core.stats import MeteorStats
 from .aligner import align, find_candidates
 from .formula import compute_metrics
-from .limits import MAX_SEGMENT_CANDIDATES, MAX_SEGMENT_CHARS, check_chars, check_limit
+from .limits import MAX_SEGMENT_CANDIDATES, MAX_SEGMENT_CHARS, check_candidates, check_chars, check_limit
 from .native_engine import NativeEngine, resolve_engine
 from .matcher import (ExactMatcher, LemmaMatcher, Matcher, ParaphraseMatcher, SimilarityMatcher, StemMatcher,
                       SynonymMatcher, token_keys)
@@ -72,7 +72,7 @@ class Meteor(SummedStatsScorer):
     ``function_words`` (``-s``, a file) and ``paraphrase_table`` (``-a``).
     ``max_segment_tokens`` bounds a segment's length (a ``ValueError`` beyond it; ``None``: no
     limit), because the alignment's time grows with the square of the length.
-    ``max_segment_candidates`` bounds the candidate matches of a hypothesis and one reference, and
+    ``max_segment_candidates`` bounds the candidate matches of a hypothesis against all its references, and
     ``max_segment_chars`` the characters of each text (``ValueError`` beyond; ``None``: no limit;
     docs/limits.md): together they bound a segment's time and memory.
     Extensions beyond the jar (named in the signature): ``normalization=``
@@ -155,7 +155,8 @@ class Meteor(SummedStatsScorer):
         self._native = (NativeEngine(self._matchers, self._exact_type, params.beam_size, self._counter,
                                      params.char_based, self._candidates) if self.engine == "native" else None)
         self._preprocess = lru_cache(maxsize=_TEXT_CACHE_SIZE)(self._preprocess_uncached)
-        self._pair_cache: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[MeteorStats, tuple[Match, ...]]] = {}
+        self._pair_cache: dict[tuple[tuple[str, ...], tuple[str, ...]],
+                               tuple[MeteorStats, tuple[Match, ...], int]] = {}
         self._base_signature = "|".join((
             f"meteor-{METEOR_VERSION}",
             f"lang:{params.language}",
@@ -258,10 +259,8 @@ class Meteor(SummedStatsScorer):
                     tokenized.append(self._segment_tokens(hyp, refs))
                 except ValueError as exc:
                     raise ValueError(f"segment {first + j}: {exc}") from None
-            owners = [(first + j, k) for j, (_, refs) in enumerate(tokenized) for k in range(len(refs))]
-            aligned = self._align_pairs([(h, r) for h, refs in tokenized for r in refs],
-                                        [f"segment {j}: the hypothesis and reference {k}" for j, k in owners])
-            return [self._best(h, refs, aligned.__getitem__) for h, refs in tokenized]
+            aligned = self._align_segments(tokenized, [f"segment {first + j}: " for j in range(len(tokenized))])
+            return [self._best(h, refs, segment) for (h, refs), segment in zip(tokenized, aligned)]
 
     def pairwise(self, candidates: Sequence[str], references: Optional[Sequence[str]] = None) -> "np.ndarray":
         """The matrix of ``sentence_score(candidates[i], references[j]).score`` (float64, candidates by
@@ -275,14 +274,14 @@ class Meteor(SummedStatsScorer):
         cands, refs = check_pairwise(candidates, references)
         rows = self._pairwise_tokens(cands, "candidates")
         columns = rows if references is None else self._pairwise_tokens(refs, "references")
-        pairs = [(h, r) for h in rows for r in columns]
+        segments = [(h, (r,)) for h in rows for r in columns]  # each entry a segment of one reference
         column_name = "candidates" if references is None else "references"
-        names = [f"candidates[{i}] and {column_name}[{j}]" for i in range(len(rows)) for j in range(len(columns))]
+        names = [f"candidates[{i}] and {column_name}[{j}]: " for i in range(len(rows)) for j in range(len(columns))]
         scores: list[float] = []
         with gc_paused():
-            for k in range(0, len(pairs), BATCH_SIZE):
-                aligned = self._align_pairs(pairs[k:k + BATCH_SIZE], names[k:k + BATCH_SIZE])
-                scores += [self.score_stats(aligned[pair][0]).score for pair in pairs[k:k + BATCH_SIZE]]
+            for k in range(0, len(segments), BATCH_SIZE):
+                aligned = self._align_segments(segments[k:k + BATCH_SIZE], names[k:k + BATCH_SIZE])
+                scores += [self.score_stats(segment[0][0]).score for segment in aligned]
         return pairwise_matrix(scores, len(rows), len(columns))
 
     def _pairwise_tokens(self, texts: Sequence[str], name: str) -> list[tuple[str, ...]]:
@@ -320,8 +319,13 @@ class Meteor(SummedStatsScorer):
 
     def _segment(self, hyp: str, refs: Sequence[str]) -> SegmentResult:
         hyp_tokens, ref_tokens = self._segment_tokens(hyp, refs)
-        return self._best(hyp_tokens, ref_tokens, lambda pair: self._align_pair(
-            *pair, f"the hypothesis and reference {ref_tokens.index(pair[1])}"))
+        used = 0  # candidate matches against the references before this one (the limit is the segment's)
+        aligned = []
+        for k, ref in enumerate(ref_tokens):
+            stats, alignment, found = self._align_pair(hyp_tokens, ref, _pairs_named(k), used)
+            used += found
+            aligned.append((stats, alignment))
+        return self._best(hyp_tokens, ref_tokens, aligned)
 
     def _segment_tokens(self, hyp: str, refs: Sequence[str]) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
         """The tokens of a segment's hypothesis and references, each within ``max_segment_chars`` (checked
@@ -332,86 +336,115 @@ class Meteor(SummedStatsScorer):
                  for k, ref in enumerate(refs)])
 
     def _best(self, hyp_tokens: tuple[str, ...], refs: Sequence[tuple[str, ...]],
-              aligned: Callable[[tuple[tuple[str, ...], tuple[str, ...]]], tuple[MeteorStats, tuple[Match, ...]]]
-              ) -> SegmentResult:
-        """The segment result against its best reference (the first of the best scores, as the jar)."""
-        def scored(ref_tokens: tuple[str, ...]) -> tuple[tuple[str, ...], MeteorStats, tuple[Match, ...], Metrics]:
-            stats, alignment = aligned((hyp_tokens, ref_tokens))
-            return ref_tokens, stats, alignment, self.score_stats(stats)
-
-        k, (ref_tokens, stats, alignment, metrics) = first_best(map(scored, refs), lambda c: c[3].score)
+              aligned: Sequence[tuple[MeteorStats, tuple[Match, ...]]]) -> SegmentResult:
+        """The segment result against its best reference (the first of the best scores, as the jar), from the
+        statistics and alignment against each reference."""
+        scored = [(ref_tokens, stats, alignment, self.score_stats(stats))
+                  for ref_tokens, (stats, alignment) in zip(refs, aligned)]
+        k, (ref_tokens, stats, alignment, metrics) = first_best(scored, lambda c: c[3].score)
         return SegmentResult(metrics.score, metrics.precision, metrics.recall, metrics.fmean,
                              metrics.fragmentation_penalty, stats.chunks, stats, k, alignment,
                              hyp_tokens, ref_tokens, self.signature)
 
     def align_tokens(self, hyp: tuple[str, ...], ref: tuple[str, ...]) -> tuple[MeteorStats, tuple[Match, ...]]:
         """Statistics and alignment of a hypothesis and a reference already tokenized (:meth:`tokens`)."""
-        return self._align_pair(hyp, ref)
+        return self._align_pair(hyp, ref, "the hypothesis and reference", 0)[:2]
 
-    def _align_pair(self, hyp: tuple[str, ...], ref: tuple[str, ...],
-                    where: str = "the hypothesis and reference") -> tuple[MeteorStats, tuple[Match, ...]]:
-        """Statistics and alignment of a token-sequence pair (a pure function of the two, so cached)."""
+    def _align_pair(self, hyp: tuple[str, ...], ref: tuple[str, ...], where: str,
+                    used: int) -> tuple[MeteorStats, tuple[Match, ...], int]:
+        """Statistics, alignment and number of candidate matches of a token-sequence pair (a pure function of
+        the two, so cached); past ``max_segment_candidates`` with ``used`` (the segment's candidates against
+        its earlier references) the limit's ``ValueError`` naming ``where``."""
         done = self._pair_cache.get((hyp, ref))
         if done is None:
             if self._native is not None:
-                done = self._store((hyp, ref), self._native.pair(hyp, ref, self.max_segment_candidates, where))
+                done = self._store((hyp, ref), self._native.pair(hyp, ref, self.max_segment_candidates, where, used))
             else:
-                candidates = self._candidates(hyp, ref, where)
+                candidates = self._candidates(hyp, ref, self.max_segment_candidates, where, used)
                 if sum(map(len, candidates)) < _BATCH_ALIGN_FROM:
                     matches = align(len(hyp), candidates, self._exact_type, self.params.beam_size)
                 else:  # the same alignment, several times faster for a large pair
                     from .batch_aligner import align_batch
 
                     matches = align_batch([(len(hyp), candidates, self._exact_type)], self.params.beam_size)[0]
-                done = self._remember((hyp, ref), matches)
+                done = self._remember((hyp, ref), matches, candidates)
+        else:
+            check_candidates(used + done[2], self.max_segment_candidates, where)
         return done
 
-    def _align_pairs(self, pairs: Sequence[tuple[tuple[str, ...], tuple[str, ...]]], names: Sequence[str]
-                     ) -> dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[MeteorStats, tuple[Match, ...]]]:
-        """:meth:`_align_pair` of many pairs (``names[i]`` names pair ``i`` in errors), the uncached ones
-        aligned in batches of at most ``BATCH_CANDIDATES`` candidates and positions (one larger pair alone)
-        by the Python engine, one by one by the native engine."""
+    def _align_segments(self, segments: Sequence[tuple[tuple[str, ...], Sequence[tuple[str, ...]]]],
+                        prefixes: Sequence[str]) -> list[list[tuple[MeteorStats, tuple[Match, ...]]]]:
+        """Statistics and alignment of each segment's hypothesis against each of its references, within the
+        segment's candidate limit (``prefixes[s]`` starts the names of segment ``s`` in errors). The Python
+        engine aligns the uncached pairs in batches of at most ``BATCH_CANDIDATES`` candidates and positions
+        (one larger pair alone), the native engine one by one."""
+        done: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[MeteorStats, tuple[Match, ...], int]] = {}
         if self._native is not None:
-            return {pair: self._align_pair(*pair, name) for pair, name in zip(pairs, names)}
+            for (hyp, refs), prefix in zip(segments, prefixes):
+                used = 0
+                for k, ref in enumerate(refs):
+                    pair = done[hyp, ref] = self._align_pair(hyp, ref, prefix + _pairs_named(k), used)
+                    used += pair[2]
+            return [[done[hyp, ref][:2] for ref in refs] for hyp, refs in segments]
         from .batch_aligner import align_batch  # numpy: imported only where batches are scored
-        out = {}
+        found: dict[tuple[tuple[str, ...], tuple[str, ...]], list[list[Match]]] = {}  # found, not yet aligned
         todo: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
-        problems: list[tuple[int, list[list[Match]], list[bool]]] = []
         size = 0
-        for pair, name in zip(pairs, names):
-            if pair in out:
-                continue
-            done = out[pair] = self._pair_cache.get(pair)
-            if done is not None:
-                continue
-            candidates = self._candidates(*pair, name)
-            cost = len(pair[1]) + sum(map(len, candidates))
-            if size + cost > BATCH_CANDIDATES and todo:
-                for aligned, matches in zip(todo, align_batch(problems, self.params.beam_size)):
-                    out[aligned] = self._remember(aligned, matches)
-                todo, problems, size = [], [], 0
-            todo.append(pair)
-            problems.append((len(pair[0]), candidates, self._exact_type))
-            size += cost
-        for aligned, matches in zip(todo, align_batch(problems, self.params.beam_size)):
-            out[aligned] = self._remember(aligned, matches)
-        return out
 
-    def _candidates(self, hyp: tuple[str, ...], ref: tuple[str, ...], where: str) -> list[list[Match]]:
-        return find_candidates(hyp, ref, token_keys(hyp), token_keys(ref), self._matchers,
-                               self.max_segment_candidates, where)
+        def align_todo() -> None:
+            problems = [(len(pair[0]), found[pair], self._exact_type) for pair in todo]
+            for pair, matches in zip(todo, align_batch(problems, self.params.beam_size)):
+                done[pair] = self._remember(pair, matches, found.pop(pair))
+            todo.clear()
 
-    def _remember(self, pair: tuple[tuple[str, ...], tuple[str, ...]],
-                  matches: Sequence[Match]) -> tuple[MeteorStats, tuple[Match, ...]]:
-        """Statistics and alignment of an aligned pair, kept in a cache of at most ``_PAIR_CACHE_SIZE``."""
-        return self._store(pair, (self._counter.count(pair[0], pair[1], matches), tuple(matches)))
+        for (hyp, refs), prefix in zip(segments, prefixes):
+            used = 0
+            for k, ref in enumerate(refs):
+                pair, where = (hyp, ref), prefix + _pairs_named(k)
+                known = done.get(pair) or self._pair_cache.get(pair)
+                if known is not None:
+                    done[pair] = known
+                    used += known[2]
+                    check_candidates(used, self.max_segment_candidates, where)
+                    continue
+                candidates = found.get(pair)
+                if candidates is None:
+                    candidates = self._candidates(hyp, ref, self.max_segment_candidates, where, used)
+                    cost = len(ref) + sum(map(len, candidates))
+                    if size + cost > BATCH_CANDIDATES and todo:
+                        align_todo()
+                        size = 0
+                    found[pair] = candidates
+                    todo.append(pair)
+                    size += cost
+                used += sum(map(len, candidates))
+                check_candidates(used, self.max_segment_candidates, where)
+        align_todo()
+        return [[done[hyp, ref][:2] for ref in refs] for hyp, refs in segments]
+
+    def _candidates(self, hyp: tuple[str, ...], ref: tuple[str, ...], limit: Optional[int], where: str,
+                    used: int) -> list[list[Match]]:
+        return find_candidates(hyp, ref, token_keys(hyp), token_keys(ref), self._matchers, limit, where, used)
+
+    def _remember(self, pair: tuple[tuple[str, ...], tuple[str, ...]], matches: Sequence[Match],
+                  candidates: Sequence[Sequence[Match]]) -> tuple[MeteorStats, tuple[Match, ...], int]:
+        """Statistics and alignment of an aligned pair and the number of its candidates, kept in a cache of
+        at most ``_PAIR_CACHE_SIZE``."""
+        return self._store(pair, (self._counter.count(pair[0], pair[1], matches), tuple(matches),
+                                  sum(map(len, candidates))))
 
     def _store(self, pair: tuple[tuple[str, ...], tuple[str, ...]],
-               done: tuple[MeteorStats, tuple[Match, ...]]) -> tuple[MeteorStats, tuple[Match, ...]]:
+               done: tuple[MeteorStats, tuple[Match, ...], int]) -> tuple[MeteorStats, tuple[Match, ...], int]:
         if len(self._pair_cache) >= _PAIR_CACHE_SIZE:
             self._pair_cache.clear()
         self._pair_cache[pair] = done
         return done
+
+
+def _pairs_named(k: int) -> str:
+    """How errors name a segment's hypothesis with its references up to ``k``: the candidate limit counts
+    their candidate matches together."""
+    return "the hypothesis and reference 0" if k == 0 else f"the hypothesis and references 0-{k}"
 
 
 def _extension_ids(params: MeteorParams) -> tuple[str, ...]:

@@ -178,23 +178,28 @@ class NativeEngine:
         return ids
 
     def pair(self, hyp: tuple[str, ...], ref: tuple[str, ...], max_candidates: Optional[int] = None,
-             where: str = "the hypothesis and reference") -> tuple[MeteorStats, tuple[Match, ...]]:
-        """Statistics and alignment of a token-sequence pair (as the Python engine computes them)."""
+             where: str = "the hypothesis and reference", used: int = 0) -> tuple[MeteorStats, tuple[Match, ...], int]:
+        """Statistics, alignment and number of candidate matches of a token-sequence pair (as the Python
+        engine computes them); past ``max_candidates`` with ``used`` (the segment's candidates against its
+        earlier references) the limit's ``ValueError``."""
         if len(hyp) > MAX_NATIVE_TOKENS or len(ref) > MAX_NATIVE_TOKENS:
             raise ValueError(f"the native engine takes at most {MAX_NATIVE_TOKENS:,} tokens per side, "
                              f"got {len(hyp):,} and {len(ref):,}")
-        limit = -1 if max_candidates is None else max_candidates
+        limit = -1 if max_candidates is None else max_candidates - used
+        if max_candidates is not None and limit < 0:
+            raise_over_candidate_limit(max_candidates, where)
         if self._core is None:
-            matches = self._aligner.align(len(hyp), self._candidates(hyp, ref, where), max_candidates, where)
-            return self.count(hyp, ref, matches), tuple(matches)
+            candidates = self._candidates(hyp, ref, max_candidates, where, used)
+            matches = self._aligner.align(len(hyp), candidates, None, where)
+            return self.count(hyp, ref, matches), tuple(matches), sum(map(len, candidates))
         if self._core.size() > MAX_TABLE_TOKENS:
             self._new_table()
         done = self._core.score(self._token_ids(hyp), self._token_ids(ref), limit)
         if done is None:
             raise_over_candidate_limit(max_candidates, where)
-        alignment, fields = done
+        alignment, fields, n_candidates = done
         crossings = count_crossings(alignment) if self._crossings else (0, 0)
-        return MeteorStats(*fields, *crossings), alignment
+        return MeteorStats(*fields, *crossings), alignment, n_candidates
 
     def count(self, hyp: Sequence[str], ref: Sequence[str], matches: Sequence[Match]) -> MeteorStats:
         """:meth:`.statistics.StatsCounter.count`, in C."""

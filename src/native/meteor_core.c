@@ -1039,7 +1039,7 @@ static PyObject *core_score(Core *core, PyObject *args) {
         goto done;
     }
     stats = counts_tuple(&c, core->n_modules);
-    if (stats) result = PyTuple_Pack(2, alignment, stats);
+    if (stats) result = Py_BuildValue("(OOL)", alignment, stats, (long long)found.n);
 done:
     Py_XDECREF(alignment);
     Py_XDECREF(stats);
@@ -1150,7 +1150,8 @@ static PyMethodDef core_methods[] = {
     {"add_token", (PyCFunction)core_add_token, METH_VARARGS,
      "add_token(hash, stem_hash, synsets, paraphrase_id, function_word, utf16_length) -> token id"},
     {"score", (PyCFunction)core_score, METH_VARARGS,
-     "score(hyp_ids, ref_ids, max_candidates) -> (alignment, stats fields) or None past max_candidates (>= 0)"},
+     "score(hyp_ids, ref_ids, max_candidates) -> (alignment, stats fields, candidate count) or None past "
+     "max_candidates (>= 0)"},
     {"size", (PyCFunction)core_size, METH_NOARGS, "size() -> number of tokens in the table"},
     {NULL, NULL, 0, NULL}};
 
