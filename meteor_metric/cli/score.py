@@ -114,9 +114,9 @@ class ScoreWriter:
             return
         if self.fmt == "json":
             self._scores.append(s.score)
-            record = [s.stats.to_line(), {"segment": self.count, "score": s.score, **_figures(s)} if self.details
-                      else None]
-            self._spool.write(json.dumps(record) + "\n")
+            details = {"segment": self.count, "score": s.score, **_figures(s)} if self.details else None
+            # two JSON texts a line, apart by a tab (JSON escapes tabs in strings): written out as they are
+            self._spool.write(f"{json.dumps(s.stats.to_line())}\t{json.dumps(details)}\n")
         elif self.fmt == "tsv":
             extra = "".join(f"\t{v if isinstance(v, int) else self._num(v)}" for v in _figures(s).values()) \
                 if self.details else ""
@@ -158,7 +158,7 @@ class ScoreWriter:
             out.write(f'], "{key}": [')
             self._spool.seek(0)
             for k, line in enumerate(self._spool):
-                out.write((", " if k else "") + json.dumps(json.loads(line)[column]))
+                out.write((", " if k else "") + line.rstrip("\n").split("\t", 1)[column])
         self._spool.close()
         out.write(f'], "signature": {json.dumps(corpus.signature, ensure_ascii=False)}}}\n')
 
