@@ -25,8 +25,20 @@ typedef struct {
     int32_t last;     /* hypothesis end of the open chunk, -1: none */
     int32_t ref_end;  /* reference end of the path's last chosen match */
     int64_t hist;     /* its last chosen match in the history, -1: none */
-    int32_t slot;     /* its used hypothesis words: a bitset slot of the generation's pool */
+    int32_t slot;     /* its used hypothesis words: a bitset slot of the generation's bits */
 } Path;
+
+/* A successor not yet built: its key, its place in the order of generation (ties keep that order, as a
+ * stable sort does), its parent's index in the beam and what it does there. */
+typedef struct {
+    mkey key;
+    int32_t gen;
+    int32_t parent;
+    int32_t cand; /* the candidate it chooses; SKIP: the parent with its chunk closed; CARRY: the parent as is */
+} Succ;
+
+#define SKIP (-1)
+#define CARRY (-2)
 
 typedef struct {
     int32_t cand;
@@ -47,34 +59,9 @@ typedef struct {
 #define MOD(p, i) ((p)->c[5 * (i) + 4])
 
 typedef struct {
-    uint64_t *bits;  /* cap slots of words 64-bit words */
-    int32_t *free;   /* stack of free slots */
-    int32_t n_free;
-    int32_t cap;
-} Pool;
-
-typedef struct {
     Hist *h;
     int64_t n, cap;
 } History;
-
-static int pool_init(Pool *pool, int32_t cap, int32_t words) {
-    pool->bits = (uint64_t *)calloc((size_t)cap * (size_t)words, sizeof(uint64_t));
-    pool->free = (int32_t *)malloc((size_t)cap * sizeof(int32_t));
-    pool->cap = cap;
-    if (!pool->bits || !pool->free) return -1;
-    return 0;
-}
-
-static void pool_reset(Pool *pool) {
-    for (int32_t i = 0; i < pool->cap; i++) pool->free[i] = pool->cap - 1 - i;
-    pool->n_free = pool->cap;
-}
-
-static void pool_free(Pool *pool) {
-    free(pool->bits);
-    free(pool->free);
-}
 
 static int64_t hist_push(History *hs, int32_t cand, int64_t prev) {
     if (hs->n == hs->cap) {
@@ -114,26 +101,55 @@ static void sort_paths(Path *a, int32_t n) {
     }
 }
 
-/* Puts a successor with `key` into `next`, the best `beam` successors so far in the order a stable sort of
- * all of them would give (by key, ties in the order generated): its index, whose fields other than key
- * and slot the caller fills; -1 when it cannot make the beam. An evicted path's slot returns to the pool.
- * Keeping the first `beam` of a stable sort as successors come is what aligner._branch's sort and cut
- * computes, so the beam is the same. */
-static int32_t beam_insert(Path *next, int32_t *n_next, int32_t beam, mkey key, Pool *pool) {
-    int32_t n = *n_next;
-    if (n == beam && !(key < next[n - 1].key)) return -1;
-    int32_t lo = 0, hi = n; /* after every equal key */
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (next[mid].key <= key) lo = mid + 1;
-        else hi = mid;
+/* The successors' order: by key, then by generation. */
+static int succ_before(const Succ *a, const Succ *b) {
+    return a->key < b->key || (a->key == b->key && a->gen < b->gen);
+}
+
+static void heap_sift_down(Succ *h, int32_t n, int32_t at) {
+    Succ v = h[at];
+    for (;;) {
+        int32_t child = 2 * at + 1;
+        if (child >= n) break;
+        if (child + 1 < n && succ_before(&h[child], &h[child + 1])) child++;
+        if (!succ_before(&v, &h[child])) break;
+        h[at] = h[child];
+        at = child;
     }
-    if (n == beam) pool->free[pool->n_free++] = next[--n].slot;
-    memmove(next + lo + 1, next + lo, (size_t)(n - lo) * sizeof(Path));
-    *n_next = n + 1;
-    next[lo].key = key;
-    next[lo].slot = pool->free[--pool->n_free];
-    return lo;
+    h[at] = v;
+}
+
+/* Offers a successor to the beam: `heap` (a max-heap of the best `beam` successors so far) keeps the first
+ * `beam` of a stable sort of all successors offered, which is what aligner._branch's sort and cut keeps. */
+static void beam_offer(Succ *heap, int32_t *n_heap, int32_t beam, mkey key, int32_t *gen, int32_t parent,
+                       int32_t cand) {
+    Succ s = {key, (*gen)++, parent, cand};
+    int32_t n = *n_heap;
+    if (n == beam) {
+        if (!(key < heap[0].key)) return; /* a later successor loses every tie */
+        heap[0] = s;
+        heap_sift_down(heap, n, 0);
+        return;
+    }
+    int32_t at = n;
+    while (at > 0) {
+        int32_t up = (at - 1) / 2;
+        if (!succ_before(&heap[up], &s)) break;
+        heap[at] = heap[up];
+        at = up;
+    }
+    heap[at] = s;
+    *n_heap = n + 1;
+}
+
+/* The heap's successors in order (heap sort in place). */
+static void heap_sort(Succ *h, int32_t n) {
+    for (int32_t end = n - 1; end > 0; end--) {
+        Succ top = h[0];
+        h[0] = h[end];
+        h[end] = top;
+        heap_sift_down(h, end, 0);
+    }
 }
 
 static int32_t gain_of(const Problem *p, int32_t i) {
@@ -154,31 +170,26 @@ static int64_t search(const Problem *p, const int32_t *fixed, const int32_t *ref
     for (int32_t i = 0; i < p->n_cand; i++) dist_sum += distance_of(p, i);
     const mkey dist_radix = dist_sum;
     const mkey chunk_radix = (mkey)(n_ref + 2) * dist_radix;
-    const int32_t cap = beam + 2; /* paths of a beam, and one successor on its way in */
 
     int64_t result = -2;
-    Pool pools[2] = {{0}, {0}};
-    Path *cur_paths = (Path *)malloc((size_t)cap * sizeof(Path));
-    Path *next_paths = (Path *)malloc((size_t)cap * sizeof(Path));
+    Path *cur_paths = (Path *)malloc((size_t)beam * sizeof(Path));
+    Path *next_paths = (Path *)malloc((size_t)beam * sizeof(Path));
+    Succ *heap = (Succ *)malloc((size_t)beam * sizeof(Succ));
+    uint64_t *cur_bits = (uint64_t *)calloc((size_t)beam * (size_t)words, sizeof(uint64_t));
+    uint64_t *next_bits = (uint64_t *)calloc((size_t)beam * (size_t)words, sizeof(uint64_t));
     unsigned char *inside = (unsigned char *)calloc((size_t)n_ref + 1, 1);
     int32_t *last_after = (int32_t *)malloc(((size_t)n_ref + 1) * sizeof(int32_t));
-    if (!cur_paths || !next_paths || !inside || !last_after || pool_init(&pools[0], cap, words) ||
-        pool_init(&pools[1], cap, words))
-        goto done;
-    int cur_pool = 0;
-    pool_reset(&pools[0]);
+    if (!cur_paths || !next_paths || !heap || !cur_bits || !next_bits || !inside || !last_after) goto done;
     int32_t n_paths = 1;
     cur_paths[0].key = 0;
     cur_paths[0].last = -1;
     cur_paths[0].ref_end = 0;
     cur_paths[0].hist = -1;
-    cur_paths[0].slot = pools[0].free[--pools[0].n_free];
-    uint64_t *init = pools[0].bits + (size_t)cur_paths[0].slot * words;
-    memset(init, 0, (size_t)words * sizeof(uint64_t));
+    cur_paths[0].slot = 0;
     for (int32_t j = 0; j < n_ref; j++) {
         int32_t f = fixed[j];
         if (f < 0) continue;
-        span_set(init, HS(p, f), HL(p, f));
+        span_set(cur_bits, HS(p, f), HL(p, f));
         for (int32_t k = j + 1; k < j + RL(p, f); k++) inside[k] = 1;
     }
     /* aligner._settled_last; a position with a choice is marked by `have = 0` */
@@ -207,7 +218,6 @@ static int64_t search(const Problem *p, const int32_t *fixed, const int32_t *ref
         if (f >= 0 || !ref_cover[c]) {
             if (!settled) {
                 sort_paths(cur_paths, n_paths);
-                if (n_paths > beam) n_paths = beam;
                 int32_t hyp_start = f < 0 ? -1 : HS(p, f);
                 for (int32_t k = 0; k < n_paths; k++) {
                     Path *q = &cur_paths[k];
@@ -220,71 +230,66 @@ static int64_t search(const Problem *p, const int32_t *fixed, const int32_t *ref
         }
         settled = 0;
         sort_paths(cur_paths, n_paths);
-        if (n_paths > beam) n_paths = beam;
-        /* aligner._branch and _moves */
+        /* aligner._branch and _moves: the successors' keys first, the best `beam` of them built after */
         const int32_t lo = p->first[c], hi = p->first[c + 1];
         mkey floor = 0;
         for (int32_t i = lo; i < hi; i++) {
             mkey g = -(mkey)gain_of(p, i) * chunk_radix;
             if (g < floor) floor = g;
         }
-        Pool *src = &pools[cur_pool], *dst = &pools[1 - cur_pool];
-        pool_reset(dst);
-        int32_t n_next = 0;
+        int32_t n_heap = 0, gen = 0;
         for (int32_t k = 0; k < n_paths; k++) {
             const Path *q = &cur_paths[k];
             /* every successor of this path and of the later ones is >= q->key + floor */
-            const mkey bound = n_next == beam ? next_paths[beam - 1].key : chunk_radix;
+            const mkey bound = n_heap == beam ? heap[0].key : chunk_radix;
             if (floor >= bound - q->key) break;
-            const uint64_t *qbits = src->bits + (size_t)q->slot * words;
-            int32_t at;
             if (q->ref_end > c) { /* inside a multi-word match this path chose earlier */
-                at = beam_insert(next_paths, &n_next, beam, q->key, dst);
-                if (at >= 0) {
-                    int32_t slot = next_paths[at].slot;
-                    next_paths[at] = *q;
-                    next_paths[at].slot = slot;
-                    memcpy(dst->bits + (size_t)slot * words, qbits, (size_t)words * sizeof(uint64_t));
-                }
+                beam_offer(heap, &n_heap, beam, q->key, &gen, k, CARRY);
                 continue;
             }
+            const uint64_t *qbits = cur_bits + (size_t)q->slot * words;
             mkey parent_distance = 0; /* the jar adds each branch's distance to the parent path */
             for (int32_t i = lo; i < hi; i++) {
                 if (span_used(qbits, HS(p, i), HL(p, i))) continue;
                 mkey delta = -(mkey)gain_of(p, i) * chunk_radix + parent_distance +
                              (q->last != -1 && HS(p, i) != q->last ? dist_radix : 0);
                 parent_distance += distance_of(p, i);
-                at = beam_insert(next_paths, &n_next, beam, q->key + delta, dst);
-                if (at < 0) continue;
-                int64_t h = hist_push(hs, i, q->hist);
-                if (h < 0) goto done;
-                Path *r = &next_paths[at];
-                r->last = HS(p, i) + HL(p, i);
-                r->ref_end = RS(p, i) + RL(p, i);
-                r->hist = h;
-                uint64_t *rbits = dst->bits + (size_t)r->slot * words;
-                memcpy(rbits, qbits, (size_t)words * sizeof(uint64_t));
-                span_set(rbits, HS(p, i), HL(p, i));
+                beam_offer(heap, &n_heap, beam, q->key + delta, &gen, k, i);
             }
             /* the skip: the parent itself, its open chunk closed */
-            at = beam_insert(next_paths, &n_next, beam, q->key + parent_distance + (q->last != -1 ? dist_radix : 0),
-                             dst);
-            if (at >= 0) {
-                Path *r = &next_paths[at];
+            beam_offer(heap, &n_heap, beam, q->key + parent_distance + (q->last != -1 ? dist_radix : 0), &gen, k,
+                       SKIP);
+        }
+        heap_sort(heap, n_heap);
+        for (int32_t k = 0; k < n_heap; k++) {
+            const Succ *s = &heap[k];
+            const Path *q = &cur_paths[s->parent];
+            Path *r = &next_paths[k];
+            uint64_t *rbits = next_bits + (size_t)k * words;
+            memcpy(rbits, cur_bits + (size_t)q->slot * words, (size_t)words * sizeof(uint64_t));
+            *r = *q;
+            r->key = s->key;
+            r->slot = k;
+            if (s->cand == SKIP) {
                 r->last = -1;
-                r->ref_end = q->ref_end;
-                r->hist = q->hist;
-                memcpy(dst->bits + (size_t)r->slot * words, qbits, (size_t)words * sizeof(uint64_t));
+            } else if (s->cand != CARRY) {
+                const int32_t i = s->cand;
+                r->last = HS(p, i) + HL(p, i);
+                r->ref_end = RS(p, i) + RL(p, i);
+                r->hist = hist_push(hs, i, q->hist);
+                if (r->hist < 0) goto done;
+                span_set(rbits, HS(p, i), HL(p, i));
             }
         }
         Path *swap = cur_paths;
         cur_paths = next_paths;
         next_paths = swap;
-        n_paths = n_next;
-        cur_pool = 1 - cur_pool;
+        uint64_t *swap_bits = cur_bits;
+        cur_bits = next_bits;
+        next_bits = swap_bits;
+        n_paths = n_heap;
     }
     sort_paths(cur_paths, n_paths);
-    if (n_paths > beam) n_paths = beam;
     {
         int32_t best = 0;
         mkey best_key = 0;
@@ -300,10 +305,11 @@ static int64_t search(const Problem *p, const int32_t *fixed, const int32_t *ref
 done:
     free(cur_paths);
     free(next_paths);
+    free(heap);
+    free(cur_bits);
+    free(next_bits);
     free(inside);
     free(last_after);
-    pool_free(&pools[0]);
-    pool_free(&pools[1]);
     return result;
 }
 
@@ -577,12 +583,7 @@ typedef struct {
     const uint32_t *para_arr[N_PARA_ARRAYS];
     Py_ssize_t para_len[N_PARA_ARRAYS];
     PyObject *match_type; /* a tuple subclass built with 5 items (core.alignment.Match) */
-    uint64_t *meet_key;   /* a memo of synsets_meet per token-id pair: key (h << 32 | r) + 1, 0: empty */
-    unsigned char *meet_val;
-    int64_t meet_n;
 } Core;
-
-#define MEET_SLOTS (1 << 18)
 
 enum { P_TOK = 0, P_CHILD = 1, P_START = 2, P_PARA = 3, P_LEVELS = 4 };
 
@@ -630,6 +631,9 @@ typedef struct {
     Occ *occ;
     PPath *path;
     int64_t n_occ, cap_occ, n_path, cap_path;
+    uint32_t *slot_node; /* an open-addressed index of the sorted walk: node + 1 (0: empty) ... */
+    int64_t *slot_first; /* ... and its first occurrence */
+    uint64_t mask;
 } Walk;
 
 static int occ_cmp(const void *x, const void *y) {
@@ -641,6 +645,31 @@ static int occ_cmp(const void *x, const void *y) {
 static void walk_free(Walk *w) {
     free(w->occ);
     free(w->path);
+    free(w->slot_node);
+    free(w->slot_first);
+}
+
+static uint64_t slot_of(uint64_t key, uint64_t mask) {
+    return (key * 0x9E3779B97F4A7C15ull >> 32) & mask;
+}
+
+/* Indexes the sorted walk by node (each node's first occurrence). 0, or -1: no memory. */
+static int walk_index(Walk *w) {
+    uint64_t size = 16;
+    while (size < 2 * (uint64_t)w->n_occ) size *= 2;
+    w->slot_node = (uint32_t *)calloc(size, sizeof(uint32_t));
+    w->slot_first = (int64_t *)malloc(size * sizeof(int64_t));
+    if (!w->slot_node || !w->slot_first) return -1;
+    w->mask = size - 1;
+    for (int64_t k = 0; k < w->n_occ; k++) {
+        if (k && w->occ[k].node == w->occ[k - 1].node) continue;
+        uint32_t key = (uint32_t)w->occ[k].node + 1;
+        uint64_t at = slot_of(key, w->mask);
+        while (w->slot_node[at]) at = (at + 1) & w->mask;
+        w->slot_node[at] = key;
+        w->slot_first[at] = k;
+    }
+    return 0;
 }
 
 /* paraphrase.ParaphraseTable._walk: every trie node a phrase starting at each position reaches, and the
@@ -700,18 +729,15 @@ static int para_walk(const Core *core, const int32_t *ids, int32_t n, Walk *w) {
         }
     }
     if (w->n_occ > 1) qsort(w->occ, (size_t)w->n_occ, sizeof(Occ), occ_cmp);
-    return 0;
+    return walk_index(w);
 }
 
-/* The first occurrence of node q in a sorted walk, or n_occ. */
+/* The first occurrence of node q in a walk, or n_occ. */
 static int64_t occ_find(const Walk *w, uint32_t q) {
-    int64_t lo = 0, hi = w->n_occ;
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if ((uint32_t)w->occ[mid].node < q) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
+    if (q == UINT32_MAX) return w->n_occ;
+    for (uint64_t at = slot_of(q + 1, w->mask); w->slot_node[at]; at = (at + 1) & w->mask)
+        if (w->slot_node[at] == q + 1) return w->slot_first[at];
+    return w->n_occ;
 }
 
 /* The phrase length of node q: bisect_right(levels, q) - 1 (-2: outside the index, or the root). */
@@ -763,38 +789,62 @@ static int para_matches(const Core *core, const int32_t *hyp, int32_t n_hyp, con
     return rc;
 }
 
-static int synsets_intersect(const Core *core, int32_t a, int32_t b) {
-    const int64_t *x = core->syn + core->syn_first[a], *xe = core->syn + core->syn_first[a + 1];
-    const int64_t *y = core->syn + core->syn_first[b], *ye = core->syn + core->syn_first[b + 1];
-    while (x < xe && y < ye) {
-        if (*x == *y) return 1;
-        if (*x < *y) x++;
-        else y++;
-    }
+/* The hypothesis positions of each synset of its words: an open-addressed table from synset id to a chain
+ * of positions, for the synonym matcher. */
+typedef struct {
+    int64_t *key;  /* synset ids, ... */
+    int32_t *head; /* ... the first entry of their chain (-1: an empty slot) */
+    int32_t *pos, *next;
+    uint64_t mask;
+} SynIndex;
+
+static void syn_index_free(SynIndex *x) {
+    free(x->key);
+    free(x->head);
+    free(x->pos);
+    free(x->next);
+}
+
+/* 0, or -1: no memory. */
+static int syn_index_build(const Core *core, const int32_t *hyp, int32_t n_hyp, SynIndex *x) {
+    int64_t total = 0;
+    for (int32_t i = 0; i < n_hyp; i++) total += core->syn_first[hyp[i] + 1] - core->syn_first[hyp[i]];
+    uint64_t size = 16;
+    while (size < 2 * (uint64_t)total) size *= 2;
+    x->key = (int64_t *)malloc(size * sizeof(int64_t));
+    x->head = (int32_t *)malloc(size * sizeof(int32_t));
+    x->pos = (int32_t *)malloc(((size_t)total + 1) * sizeof(int32_t));
+    x->next = (int32_t *)malloc(((size_t)total + 1) * sizeof(int32_t));
+    if (!x->key || !x->head || !x->pos || !x->next || total > INT32_MAX) return -1;
+    x->mask = size - 1;
+    memset(x->head, 0xff, size * sizeof(int32_t));
+    int32_t e = 0;
+    for (int32_t i = 0; i < n_hyp; i++)
+        for (int64_t s = core->syn_first[hyp[i]]; s < core->syn_first[hyp[i] + 1]; s++) {
+            int64_t id = core->syn[s];
+            uint64_t at = slot_of((uint64_t)id, x->mask);
+            while (x->head[at] >= 0 && x->key[at] != id) at = (at + 1) & x->mask;
+            x->key[at] = id;
+            x->pos[e] = i;
+            x->next[e] = x->head[at];
+            x->head[at] = e++;
+        }
     return 0;
 }
 
-/* Whether tokens a and b share a synset, remembered per pair of token ids (a reference meets the same
- * words again and again); the memo starts afresh when three quarters full. */
-static int synsets_meet(Core *core, int32_t a, int32_t b) {
-    if (!core->meet_key) return synsets_intersect(core, a, b);
-    uint64_t key = (((uint64_t)(uint32_t)a << 32) | (uint32_t)b) + 1;
-    uint64_t h = key * 0x9E3779B97F4A7C15ull;
-    size_t at = (size_t)(h >> 46) & (MEET_SLOTS - 1);
-    while (core->meet_key[at]) {
-        if (core->meet_key[at] == key) return core->meet_val[at];
-        at = (at + 1) & (MEET_SLOTS - 1);
+/* Marks (stamp[i] = mark) each hypothesis position sharing a synset with token t; whether any does. */
+static int syn_index_mark(const Core *core, const SynIndex *x, int32_t t, int32_t *stamp, int32_t mark) {
+    int any = 0;
+    for (int64_t s = core->syn_first[t]; s < core->syn_first[t + 1]; s++) {
+        int64_t id = core->syn[s];
+        uint64_t at = slot_of((uint64_t)id, x->mask);
+        while (x->head[at] >= 0 && x->key[at] != id) at = (at + 1) & x->mask;
+        for (int32_t e = x->head[at]; e >= 0; e = x->next[e]) {
+            stamp[x->pos[e]] = mark;
+            any = 1;
+        }
     }
-    int v = synsets_intersect(core, a, b);
-    if (core->meet_n >= MEET_SLOTS / 4 * 3) {
-        memset(core->meet_key, 0, MEET_SLOTS * sizeof(uint64_t));
-        core->meet_n = 0;
-        at = (size_t)(h >> 46) & (MEET_SLOTS - 1);
-    }
-    core->meet_key[at] = key;
-    core->meet_val[at] = (unsigned char)v;
-    core->meet_n++;
-    return v;
+    return any;
 }
 
 /* aligner.find_candidates with the matchers of matcher.py, in the jar's order, into `out` (appended
@@ -802,52 +852,51 @@ static int synsets_meet(Core *core, int32_t a, int32_t b) {
 static int find_all(Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t *ref, int32_t n_ref,
                     CandVec *out) {
     int32_t *hh = (int32_t *)malloc(((size_t)n_hyp + n_ref + 1) * 2 * sizeof(int32_t));
-    uint64_t *sig = (uint64_t *)malloc(((size_t)n_hyp + n_ref + 1) * sizeof(uint64_t));
-    if (!hh || !sig) {
-        free(hh);
-        free(sig);
-        return -1;
+    int32_t *stamp = (int32_t *)calloc((size_t)n_hyp + 1, sizeof(int32_t));
+    SynIndex syn = {0};
+    int rc = 0;
+    if (!hh || !stamp) {
+        rc = -1;
+        goto done;
     }
     int32_t *rh = hh + n_hyp, *hs = rh + n_ref, *rs = hs + n_hyp; /* hashes, then stem hashes */
-    uint64_t *rsig = sig + n_hyp; /* a 64-bit signature of each token's synsets: no shared bit, no shared synset */
-    for (int side = 0; side < 2; side++) {
-        const int32_t *ids = side ? ref : hyp;
-        int32_t n = side ? n_ref : n_hyp;
-        int32_t *h = side ? rh : hh, *st = side ? rs : hs;
-        uint64_t *sg = side ? rsig : sig;
-        for (int32_t k = 0; k < n; k++) {
-            int32_t t = ids[k];
-            h[k] = core->hash[t];
-            st[k] = core->stem[t];
-            sg[k] = 0;
-            for (int64_t x = core->syn_first[t]; x < core->syn_first[t + 1]; x++)
-                sg[k] |= (uint64_t)1 << ((uint64_t)core->syn[x] % 64);
-        }
+    for (int32_t k = 0; k < n_hyp; k++) {
+        hh[k] = core->hash[hyp[k]];
+        hs[k] = core->stem[hyp[k]];
+    }
+    for (int32_t k = 0; k < n_ref; k++) {
+        rh[k] = core->hash[ref[k]];
+        rs[k] = core->stem[ref[k]];
     }
     int identical = n_hyp == n_ref;
     for (int32_t k = 0; k < n_hyp && identical; k++) identical = hh[k] == rh[k];
-    int n_mod = identical ? 1 : core->n_modules, rc = 0;
+    int n_mod = identical ? 1 : core->n_modules;
     for (int mod = 0; mod < n_mod && !rc; mod++) {
         int kind = core->kinds[mod];
         if (kind == K_PARAPHRASE) {
             rc = para_matches(core, hyp, n_hyp, ref, n_ref, mod, out);
             continue;
         }
+        if (kind == K_SYNONYM && !syn.key && syn_index_build(core, hyp, n_hyp, &syn)) {
+            rc = -1;
+            break;
+        }
         for (int32_t j = 0; j < n_ref && !rc; j++) {
             const int32_t r = rh[j], rstem = rs[j];
-            const uint64_t rg = rsig[j];
-            if (kind == K_SYNONYM && !rg) continue;
+            if (kind == K_SYNONYM && !syn_index_mark(core, &syn, ref[j], stamp, j + 1)) continue;
             for (int32_t i = 0; i < n_hyp && !rc; i++) {
                 int hit;
                 if (kind == K_EXACT) hit = hh[i] == r;
                 else if (kind == K_STEM) hit = hs[i] == rstem && hh[i] != r;
-                else hit = (sig[i] & rg) && hh[i] != r && synsets_meet(core, hyp[i], ref[j]);
+                else hit = stamp[i] == j + 1 && hh[i] != r;
                 if (hit) rc = cand_push(out, j, 1, i, 1, mod);
             }
         }
     }
+done:
     free(hh);
-    free(sig);
+    free(stamp);
+    syn_index_free(&syn);
     return rc;
 }
 
@@ -1065,8 +1114,6 @@ static void core_dealloc(Core *core) {
     free(core->syn);
     for (int k = 0; k < N_PARA_ARRAYS; k++)
         if (core->para_arr[k]) PyBuffer_Release(&core->para_buf[k]);
-    free(core->meet_key);
-    free(core->meet_val);
     Py_XDECREF(core->match_type);
     Py_TYPE(core)->tp_free((PyObject *)core);
 }
@@ -1123,12 +1170,6 @@ static int core_init(Core *core, PyObject *args, PyObject *kwds) {
             goto done;
         }
         core->has_para = 1;
-    }
-    core->meet_key = (uint64_t *)calloc(MEET_SLOTS, sizeof(uint64_t));
-    core->meet_val = (unsigned char *)calloc(MEET_SLOTS, 1);
-    if (!core->meet_key || !core->meet_val) {
-        PyErr_NoMemory();
-        goto done;
     }
     core->beam = beam;
     core->char_based = char_based;
