@@ -4,7 +4,8 @@
  * and statistics.py (StatsCounter.count, count_chunks), which stay the reference. Every quirk of the jar
  * those functions reproduce is reproduced here in the same way: int-truncated aligner gains, the distance
  * of a branch added to its parent, the skip mutating the parent, fixed matches, the stable sort, the beam.
- * Path keys are packed like aligner._search packs them, in 128-bit integers (no overflow for the sizes the
+ * The beam search is in beam_search.h: path keys are packed like aligner._search packs them, in 64-bit
+ * integers where every key of a problem provably fits, else in 128-bit ones (no overflow for the sizes the
  * input checks admit). Every input is checked here again, whatever the Python glue checked before.
  */
 #define PY_SSIZE_T_CLEAN
@@ -13,29 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef __int128 mkey;
 
 #define MAX_TOKENS (1 << 20)      /* tokens per side */
 #define MAX_CANDIDATES (1 << 30)  /* candidates per pair */
 #define MAX_BEAM (1 << 16)
 #define MAX_MODULES 64
 
-typedef struct {
-    mkey key;
-    int32_t last;     /* hypothesis end of the open chunk, -1: none */
-    int32_t ref_end;  /* reference end of the path's last chosen match */
-    int64_t hist;     /* its last chosen match in the history, -1: none */
-    int32_t slot;     /* its used hypothesis words: a bitset slot of the generation's bits */
-} Path;
-
-/* A successor not yet built: its key, its place in the order of generation (ties keep that order, as a
- * stable sort does), its parent's index in the beam and what it does there. */
-typedef struct {
-    mkey key;
-    int32_t gen;
-    int32_t parent;
-    int32_t cand; /* the candidate it chooses; SKIP: the parent with its chunk closed; CARRY: the parent as is */
-} Succ;
 
 #define SKIP (-1)
 #define CARRY (-2)
@@ -86,71 +70,7 @@ static void span_set(uint64_t *bits, int32_t start, int32_t len) {
     for (int32_t k = start; k < start + len; k++) bits[k >> 6] |= (uint64_t)1 << (k & 63);
 }
 
-/* Stable sort of paths by key (Java's and Python's sorts are stable). The beam is kept sorted, so this
- * only reorders what a settle changed: an insertion sort. */
-static void sort_paths(Path *a, int32_t n) {
-    for (int32_t i = 1; i < n; i++) {
-        if (!(a[i].key < a[i - 1].key)) continue;
-        Path v = a[i];
-        int32_t j = i;
-        while (j > 0 && v.key < a[j - 1].key) {
-            a[j] = a[j - 1];
-            j--;
-        }
-        a[j] = v;
-    }
-}
 
-/* The successors' order: by key, then by generation. */
-static int succ_before(const Succ *a, const Succ *b) {
-    return a->key < b->key || (a->key == b->key && a->gen < b->gen);
-}
-
-static void heap_sift_down(Succ *h, int32_t n, int32_t at) {
-    Succ v = h[at];
-    for (;;) {
-        int32_t child = 2 * at + 1;
-        if (child >= n) break;
-        if (child + 1 < n && succ_before(&h[child], &h[child + 1])) child++;
-        if (!succ_before(&v, &h[child])) break;
-        h[at] = h[child];
-        at = child;
-    }
-    h[at] = v;
-}
-
-/* Offers a successor to the beam: `heap` (a max-heap of the best `beam` successors so far) keeps the first
- * `beam` of a stable sort of all successors offered, which is what aligner._branch's sort and cut keeps. */
-static void beam_offer(Succ *heap, int32_t *n_heap, int32_t beam, mkey key, int32_t *gen, int32_t parent,
-                       int32_t cand) {
-    Succ s = {key, (*gen)++, parent, cand};
-    int32_t n = *n_heap;
-    if (n == beam) {
-        if (!(key < heap[0].key)) return; /* a later successor loses every tie */
-        heap[0] = s;
-        heap_sift_down(heap, n, 0);
-        return;
-    }
-    int32_t at = n;
-    while (at > 0) {
-        int32_t up = (at - 1) / 2;
-        if (!succ_before(&heap[up], &s)) break;
-        heap[at] = heap[up];
-        at = up;
-    }
-    heap[at] = s;
-    *n_heap = n + 1;
-}
-
-/* The heap's successors in order (heap sort in place). */
-static void heap_sort(Succ *h, int32_t n) {
-    for (int32_t end = n - 1; end > 0; end--) {
-        Succ top = h[0];
-        h[0] = h[end];
-        h[end] = top;
-        heap_sift_down(h, end, 0);
-    }
-}
 
 static int32_t gain_of(const Problem *p, int32_t i) {
     return p->exact[MOD(p, i)] ? HL(p, i) + RL(p, i) : HL(p, i) / 2 + RL(p, i) / 2;
@@ -161,156 +81,25 @@ static int32_t distance_of(const Problem *p, int32_t i) {
     return d < 0 ? -d : d;
 }
 
-/* aligner._search: the best path's history entry (-1: no match chosen), -2 on memory exhaustion.
- * fixed[j]: the fixed candidate at reference position j, -1: none. */
-static int64_t search(const Problem *p, const int32_t *fixed, const int32_t *ref_cover, History *hs) {
-    const int32_t n_ref = p->n_ref, beam = p->beam;
-    const int32_t words = p->n_hyp > 0 ? (p->n_hyp + 63) / 64 : 1;
-    int64_t dist_sum = 1;
-    for (int32_t i = 0; i < p->n_cand; i++) dist_sum += distance_of(p, i);
-    const mkey dist_radix = dist_sum;
-    const mkey chunk_radix = (mkey)(n_ref + 2) * dist_radix;
+#define KEY int64_t
+#define NAMED(x) x##_64
+#include "beam_search.h"
+#undef KEY
+#undef NAMED
+#define KEY __int128
+#define NAMED(x) x##_128
+#include "beam_search.h"
+#undef KEY
+#undef NAMED
 
-    int64_t result = -2;
-    Path *cur_paths = (Path *)malloc((size_t)beam * sizeof(Path));
-    Path *next_paths = (Path *)malloc((size_t)beam * sizeof(Path));
-    Succ *heap = (Succ *)malloc((size_t)beam * sizeof(Succ));
-    uint64_t *cur_bits = (uint64_t *)calloc((size_t)beam * (size_t)words, sizeof(uint64_t));
-    uint64_t *next_bits = (uint64_t *)calloc((size_t)beam * (size_t)words, sizeof(uint64_t));
-    unsigned char *inside = (unsigned char *)calloc((size_t)n_ref + 1, 1);
-    int32_t *last_after = (int32_t *)malloc(((size_t)n_ref + 1) * sizeof(int32_t));
-    if (!cur_paths || !next_paths || !heap || !cur_bits || !next_bits || !inside || !last_after) goto done;
-    int32_t n_paths = 1;
-    cur_paths[0].key = 0;
-    cur_paths[0].last = -1;
-    cur_paths[0].ref_end = 0;
-    cur_paths[0].hist = -1;
-    cur_paths[0].slot = 0;
-    for (int32_t j = 0; j < n_ref; j++) {
-        int32_t f = fixed[j];
-        if (f < 0) continue;
-        span_set(cur_bits, HS(p, f), HL(p, f));
-        for (int32_t k = j + 1; k < j + RL(p, f); k++) inside[k] = 1;
-    }
-    /* aligner._settled_last; a position with a choice is marked by `have = 0` */
-    {
-        int have = 1;
-        int32_t after = -1;
-        for (int32_t c = n_ref - 1; c >= 0; c--) {
-            last_after[c] = -1;
-            if (inside[c]) continue;
-            int32_t f = fixed[c];
-            if (f < 0 && ref_cover[c]) {
-                have = 0;
-                continue;
-            }
-            if (!have) {
-                after = f < 0 ? -1 : HS(p, f) + HL(p, f);
-                have = 1;
-            }
-            last_after[c] = after;
-        }
-    }
-    int settled = 0;
-    for (int32_t c = 0; c < n_ref; c++) {
-        if (inside[c]) continue;
-        int32_t f = fixed[c];
-        if (f >= 0 || !ref_cover[c]) {
-            if (!settled) {
-                sort_paths(cur_paths, n_paths);
-                int32_t hyp_start = f < 0 ? -1 : HS(p, f);
-                for (int32_t k = 0; k < n_paths; k++) {
-                    Path *q = &cur_paths[k];
-                    if (q->last != -1 && q->last != hyp_start) q->key += dist_radix;
-                    q->last = last_after[c];
-                }
-                settled = 1;
-            }
-            continue;
-        }
-        settled = 0;
-        sort_paths(cur_paths, n_paths);
-        /* aligner._branch and _moves: the successors' keys first, the best `beam` of them built after */
-        const int32_t lo = p->first[c], hi = p->first[c + 1];
-        mkey floor = 0;
-        for (int32_t i = lo; i < hi; i++) {
-            mkey g = -(mkey)gain_of(p, i) * chunk_radix;
-            if (g < floor) floor = g;
-        }
-        int32_t n_heap = 0, gen = 0;
-        for (int32_t k = 0; k < n_paths; k++) {
-            const Path *q = &cur_paths[k];
-            /* every successor of this path and of the later ones is >= q->key + floor */
-            const mkey bound = n_heap == beam ? heap[0].key : chunk_radix;
-            if (floor >= bound - q->key) break;
-            if (q->ref_end > c) { /* inside a multi-word match this path chose earlier */
-                beam_offer(heap, &n_heap, beam, q->key, &gen, k, CARRY);
-                continue;
-            }
-            const uint64_t *qbits = cur_bits + (size_t)q->slot * words;
-            mkey parent_distance = 0; /* the jar adds each branch's distance to the parent path */
-            for (int32_t i = lo; i < hi; i++) {
-                if (span_used(qbits, HS(p, i), HL(p, i))) continue;
-                mkey delta = -(mkey)gain_of(p, i) * chunk_radix + parent_distance +
-                             (q->last != -1 && HS(p, i) != q->last ? dist_radix : 0);
-                parent_distance += distance_of(p, i);
-                beam_offer(heap, &n_heap, beam, q->key + delta, &gen, k, i);
-            }
-            /* the skip: the parent itself, its open chunk closed */
-            beam_offer(heap, &n_heap, beam, q->key + parent_distance + (q->last != -1 ? dist_radix : 0), &gen, k,
-                       SKIP);
-        }
-        heap_sort(heap, n_heap);
-        for (int32_t k = 0; k < n_heap; k++) {
-            const Succ *s = &heap[k];
-            const Path *q = &cur_paths[s->parent];
-            Path *r = &next_paths[k];
-            uint64_t *rbits = next_bits + (size_t)k * words;
-            memcpy(rbits, cur_bits + (size_t)q->slot * words, (size_t)words * sizeof(uint64_t));
-            *r = *q;
-            r->key = s->key;
-            r->slot = k;
-            if (s->cand == SKIP) {
-                r->last = -1;
-            } else if (s->cand != CARRY) {
-                const int32_t i = s->cand;
-                r->last = HS(p, i) + HL(p, i);
-                r->ref_end = RS(p, i) + RL(p, i);
-                r->hist = hist_push(hs, i, q->hist);
-                if (r->hist < 0) goto done;
-                span_set(rbits, HS(p, i), HL(p, i));
-            }
-        }
-        Path *swap = cur_paths;
-        cur_paths = next_paths;
-        next_paths = swap;
-        uint64_t *swap_bits = cur_bits;
-        cur_bits = next_bits;
-        next_bits = swap_bits;
-        n_paths = n_heap;
-    }
-    sort_paths(cur_paths, n_paths);
-    {
-        int32_t best = 0;
-        mkey best_key = 0;
-        for (int32_t k = 0; k < n_paths; k++) {
-            mkey key = cur_paths[k].key + (cur_paths[k].last != -1 ? dist_radix : 0);
-            if (k == 0 || key < best_key) {
-                best = k;
-                best_key = key;
-            }
-        }
-        result = n_paths > 0 ? cur_paths[best].hist : -1;
-    }
-done:
-    free(cur_paths);
-    free(next_paths);
-    free(heap);
-    free(cur_bits);
-    free(next_bits);
-    free(inside);
-    free(last_after);
-    return result;
+/* aligner._search with the narrowest keys that hold every key of the problem exactly: a key is at most
+ * (n_hyp + n_ref + 2) * chunk_radix in size (gains of disjoint matches, one chunk per position, each
+ * distance once), and the search also forms bound - key. */
+static int64_t search(const Problem *p, const int32_t *fixed, const int32_t *ref_cover, History *hs) {
+    __int128 dist_sum = 1;
+    for (int32_t i = 0; i < p->n_cand; i++) dist_sum += distance_of(p, i);
+    const __int128 size = (__int128)(p->n_hyp + p->n_ref + 4) * (p->n_ref + 2) * dist_sum;
+    return size < ((__int128)1 << 62) ? search_64(p, fixed, ref_cover, hs) : search_128(p, fixed, ref_cover, hs);
 }
 
 /* aligner.align: writes the chosen candidates in reference order to out (n_ref slots); returns their

@@ -1,0 +1,205 @@
+/* The jar's beam search (aligner._search), for one width of path keys: meteor_core.c includes this file
+ * twice, with KEY int64_t (when the keys of a problem provably fit) and __int128, and NAMED(x) naming each
+ * copy's functions and types. Path keys are packed like aligner._search packs them. */
+
+typedef struct {
+    KEY key;
+    int32_t last;     /* hypothesis end of the open chunk, -1: none */
+    int32_t ref_end;  /* reference end of the path's last chosen match */
+    int64_t hist;     /* its last chosen match in the history, -1: none */
+    int32_t slot;     /* its used hypothesis words: a bitset slot of the generation's bits */
+} NAMED(Path);
+
+/* A successor not yet built: its key, its parent's index in the beam and what it does there. */
+typedef struct {
+    KEY key;
+    int32_t parent;
+    int32_t cand; /* the candidate it chooses; SKIP: the parent with its chunk closed; CARRY: the parent as is */
+} NAMED(Succ);
+
+/* Stable sort of paths by key (Java's and Python's sorts are stable). The beam is kept sorted, so this
+ * only reorders what a settle changed: an insertion sort. */
+static void NAMED(sort_paths)(NAMED(Path) *a, int32_t n) {
+    for (int32_t i = 1; i < n; i++) {
+        if (!(a[i].key < a[i - 1].key)) continue;
+        NAMED(Path) v = a[i];
+        int32_t j = i;
+        while (j > 0 && v.key < a[j - 1].key) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = v;
+    }
+}
+
+/* Offers a successor to the beam: `best` holds the first `beam` successors of a stable sort of all those
+ * offered so far (by key, ties in the order offered), which is what aligner._branch's sort and cut keeps.
+ * Successors come roughly in key order (their parents do), so an insertion from the end moves little. */
+static void NAMED(beam_offer)(NAMED(Succ) *best, int32_t *n_best, int32_t beam, KEY key, int32_t parent,
+                              int32_t cand) {
+    int32_t n = *n_best;
+    if (n == beam) {
+        if (!(key < best[n - 1].key)) return; /* a later successor loses every tie */
+        n--;
+    }
+    int32_t at = n;
+    while (at > 0 && key < best[at - 1].key) {
+        best[at] = best[at - 1];
+        at--;
+    }
+    best[at].key = key;
+    best[at].parent = parent;
+    best[at].cand = cand;
+    *n_best = n + 1;
+}
+
+/* aligner._search: the best path's history entry (-1: no match chosen), -2 on memory exhaustion.
+ * fixed[j]: the fixed candidate at reference position j, -1: none. */
+static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32_t *ref_cover, History *hs) {
+    const int32_t n_ref = p->n_ref, beam = p->beam;
+    const int32_t words = p->n_hyp > 0 ? (p->n_hyp + 63) / 64 : 1;
+    int64_t dist_sum = 1;
+    for (int32_t i = 0; i < p->n_cand; i++) dist_sum += distance_of(p, i);
+    const KEY dist_radix = dist_sum;
+    const KEY chunk_radix = (KEY)(n_ref + 2) * dist_radix;
+
+    int64_t result = -2;
+    NAMED(Path) *cur_paths = (NAMED(Path) *)malloc((size_t)beam * sizeof(NAMED(Path)));
+    NAMED(Path) *next_paths = (NAMED(Path) *)malloc((size_t)beam * sizeof(NAMED(Path)));
+    NAMED(Succ) *best = (NAMED(Succ) *)malloc((size_t)beam * sizeof(NAMED(Succ)));
+    uint64_t *cur_bits = (uint64_t *)calloc((size_t)beam * (size_t)words, sizeof(uint64_t));
+    uint64_t *next_bits = (uint64_t *)calloc((size_t)beam * (size_t)words, sizeof(uint64_t));
+    unsigned char *inside = (unsigned char *)calloc((size_t)n_ref + 1, 1);
+    int32_t *last_after = (int32_t *)malloc(((size_t)n_ref + 1) * sizeof(int32_t));
+    if (!cur_paths || !next_paths || !best || !cur_bits || !next_bits || !inside || !last_after) goto done;
+    int32_t n_paths = 1;
+    cur_paths[0].key = 0;
+    cur_paths[0].last = -1;
+    cur_paths[0].ref_end = 0;
+    cur_paths[0].hist = -1;
+    cur_paths[0].slot = 0;
+    for (int32_t j = 0; j < n_ref; j++) {
+        int32_t f = fixed[j];
+        if (f < 0) continue;
+        span_set(cur_bits, HS(p, f), HL(p, f));
+        for (int32_t k = j + 1; k < j + RL(p, f); k++) inside[k] = 1;
+    }
+    /* aligner._settled_last; a position with a choice is marked by `have = 0` */
+    {
+        int have = 1;
+        int32_t after = -1;
+        for (int32_t c = n_ref - 1; c >= 0; c--) {
+            last_after[c] = -1;
+            if (inside[c]) continue;
+            int32_t f = fixed[c];
+            if (f < 0 && ref_cover[c]) {
+                have = 0;
+                continue;
+            }
+            if (!have) {
+                after = f < 0 ? -1 : HS(p, f) + HL(p, f);
+                have = 1;
+            }
+            last_after[c] = after;
+        }
+    }
+    int settled = 0;
+    for (int32_t c = 0; c < n_ref; c++) {
+        if (inside[c]) continue;
+        int32_t f = fixed[c];
+        if (f >= 0 || !ref_cover[c]) {
+            if (!settled) {
+                NAMED(sort_paths)(cur_paths, n_paths);
+                int32_t hyp_start = f < 0 ? -1 : HS(p, f);
+                for (int32_t k = 0; k < n_paths; k++) {
+                    NAMED(Path) *q = &cur_paths[k];
+                    if (q->last != -1 && q->last != hyp_start) q->key += dist_radix;
+                    q->last = last_after[c];
+                }
+                settled = 1;
+            }
+            continue;
+        }
+        settled = 0;
+        NAMED(sort_paths)(cur_paths, n_paths);
+        /* aligner._branch and _moves: the successors' keys first, the best `beam` of them built after */
+        const int32_t lo = p->first[c], hi = p->first[c + 1];
+        KEY floor = 0;
+        for (int32_t i = lo; i < hi; i++) {
+            KEY g = -(KEY)gain_of(p, i) * chunk_radix;
+            if (g < floor) floor = g;
+        }
+        int32_t n_best = 0;
+        for (int32_t k = 0; k < n_paths; k++) {
+            const NAMED(Path) *q = &cur_paths[k];
+            /* every successor of this path and of the later ones is >= q->key + floor */
+            const KEY bound = n_best == beam ? best[beam - 1].key : chunk_radix;
+            if (floor >= bound - q->key) break;
+            if (q->ref_end > c) { /* inside a multi-word match this path chose earlier */
+                NAMED(beam_offer)(best, &n_best, beam, q->key, k, CARRY);
+                continue;
+            }
+            const uint64_t *qbits = cur_bits + (size_t)q->slot * words;
+            KEY parent_distance = 0; /* the jar adds each branch's distance to the parent path */
+            for (int32_t i = lo; i < hi; i++) {
+                if (span_used(qbits, HS(p, i), HL(p, i))) continue;
+                KEY delta = -(KEY)gain_of(p, i) * chunk_radix + parent_distance +
+                             (q->last != -1 && HS(p, i) != q->last ? dist_radix : 0);
+                parent_distance += distance_of(p, i);
+                NAMED(beam_offer)(best, &n_best, beam, q->key + delta, k, i);
+            }
+            /* the skip: the parent itself, its open chunk closed */
+            NAMED(beam_offer)(best, &n_best, beam, q->key + parent_distance + (q->last != -1 ? dist_radix : 0), k,
+                       SKIP);
+        }
+        for (int32_t k = 0; k < n_best; k++) {
+            const NAMED(Succ) *s = &best[k];
+            const NAMED(Path) *q = &cur_paths[s->parent];
+            NAMED(Path) *r = &next_paths[k];
+            uint64_t *rbits = next_bits + (size_t)k * words;
+            memcpy(rbits, cur_bits + (size_t)q->slot * words, (size_t)words * sizeof(uint64_t));
+            *r = *q;
+            r->key = s->key;
+            r->slot = k;
+            if (s->cand == SKIP) {
+                r->last = -1;
+            } else if (s->cand != CARRY) {
+                const int32_t i = s->cand;
+                r->last = HS(p, i) + HL(p, i);
+                r->ref_end = RS(p, i) + RL(p, i);
+                r->hist = hist_push(hs, i, q->hist);
+                if (r->hist < 0) goto done;
+                span_set(rbits, HS(p, i), HL(p, i));
+            }
+        }
+        NAMED(Path) *swap = cur_paths;
+        cur_paths = next_paths;
+        next_paths = swap;
+        uint64_t *swap_bits = cur_bits;
+        cur_bits = next_bits;
+        next_bits = swap_bits;
+        n_paths = n_best;
+    }
+    NAMED(sort_paths)(cur_paths, n_paths);
+    {
+        int32_t best = 0;
+        KEY best_key = 0;
+        for (int32_t k = 0; k < n_paths; k++) {
+            KEY key = cur_paths[k].key + (cur_paths[k].last != -1 ? dist_radix : 0);
+            if (k == 0 || key < best_key) {
+                best = k;
+                best_key = key;
+            }
+        }
+        result = n_paths > 0 ? cur_paths[best].hist : -1;
+    }
+done:
+    free(cur_paths);
+    free(next_paths);
+    free(best);
+    free(cur_bits);
+    free(next_bits);
+    free(inside);
+    free(last_after);
+    return result;
+}
