@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from meteor_metric.meteor15.stemmers import LANGUAGES, UNVERIFIED_LANGUAGES, get_stemmer
+from meteor_metric.meteor15.stemmers import FAST_LANGUAGES, LANGUAGES, UNVERIFIED_LANGUAGES, _StemCache, get_stemmer
 
 DATA = Path(__file__).parent / "data"
 ORACLE = Path(__file__).resolve().parents[1] / "scripts" / "stemmer_oracle" / "oracle.py"
@@ -36,6 +36,21 @@ def test_golden_stems(language):
     assert len(expected) >= 5000
     wrong = {w: (s, stem(w)) for w, s in expected.items() if stem(w) != s}
     assert not wrong, f"{len(wrong)} of {len(expected)} differ (word: (jar, ours)): {list(wrong.items())[:10]}"
+
+
+@pytest.mark.parametrize("language", sorted(FAST_LANGUAGES))
+def test_pystemmer_gives_the_pure_python_stems(language):
+    """Where PyStemmer 2.2.0.x is installed it stems these languages, with the stems of the pure-Python
+    code (which the jar's golden stems check above): on every golden word, and on words it cannot take
+    (a character outside the BMP, a lone surrogate), which go to the pure-Python code."""
+    pytest.importorskip("Stemmer")
+    fast, pure = _StemCache(language), _StemCache(language)
+    assert fast._fast is not None, "PyStemmer is installed but not used (another version than 2.2.0.x?)"
+    pure._fast = None
+    words = list(golden(language)) + ["runn\ud800ing", "\U0001F600ings", "", "a\x00bs"]
+    stems = [fast.stem(w) for w in words]
+    assert stems == [pure.stem(w) for w in words]
+    assert language != "english" or stems[-4] == "runn\ud800"
 
 
 def test_arabic_lookup_table():
