@@ -158,9 +158,15 @@ def test_the_core_refuses_malformed_input():
     with pytest.raises(ValueError, match="beam_size"):
         NativeAligner([True], 0)
     table = core.Core(b"\x00", b"\x01", 40, False, Match, None)
-    first = table.add_token(5, 0, (), -1, False, 1)
+    first = table.add_token("a", 5, 0, (), -1, False, 1)
     with pytest.raises(ValueError, match="token id 7 is not in the table"):
         table.score(array("i", [first]), array("i", [7]), -1)
+    assert table.score_tokens(("b", "a", "c", "b"), ("c", "d"), -1) == ["b", "c", "d"]  # not in the table yet
+    with pytest.raises(ValueError, match="already in the table"):
+        table.add_token("a", 5, 0, (), -1, False, 1)
+    with pytest.raises(TypeError, match="hypothesis token 1 is int, not str"):
+        table.score_tokens(("a", 1), ("a",), -1)
+    assert table.score_tokens(("a",), ("a",), -1)[1][-2:] == (1, 1)  # one word aligned, one each side
     with pytest.raises(TypeError):
         core.Core(b"\x00", b"\x01", 40, False, list, None)  # not a tuple subclass
     with pytest.raises(ValueError, match="paraphrase module needs"):
@@ -174,7 +180,7 @@ def test_a_damaged_paraphrase_trie_is_an_error_not_a_crash():
     para, levels = array("I", [1]), array("I", [0, 1])
     core = native_engine.meteor_core.Core(b"\x03", b"\x00", 40, False, Match,
                                           tuple(memoryview(a) for a in (tok, child, start, para, levels)))
-    word = core.add_token(1, 0, (), 0, False, 1)
+    word = core.add_token("a", 1, 0, (), 0, False, 1)
     with pytest.raises(ValueError, match="damaged"):
         core.score(array("i", [word, word]), array("i", [word]), -1)
 

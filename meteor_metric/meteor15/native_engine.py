@@ -37,7 +37,6 @@ ENV_VAR = "METEOR_METRIC_IMPL"
 MAX_NATIVE_TOKENS = 1 << 20
 #: Distinct tokens kept in a scorer's C-side token table before it starts afresh (bounds its memory).
 MAX_TABLE_TOKENS = 1 << 21
-_IDS_CACHE = 1 << 13  # token sequences whose id arrays are kept (references repeat)
 #: The matchers the compiled core runs itself, by module kind (others: Python matching, C alignment).
 NATIVE_KINDS = {ExactMatcher: 0, StemMatcher: 1, SynonymMatcher: 2, ParaphraseMatcher: 3}
 
@@ -147,35 +146,20 @@ class NativeEngine:
     def _new_table(self) -> None:
         self._core = (meteor_core.Core(self._kinds, bytes(self._aligner.exact), self._beam_size, self._char_based,
                                        Match, self._para_arrays) if self.whole_pair else None)
-        self._ids: dict[str, int] = {}
-        self._seq_ids: dict[tuple[str, ...], array] = {}
         self._synset_numbers: dict[object, int] = {}  # synset ids (WordNet offsets, OMW names) as small ints
 
-    def _token_id(self, token: str) -> int:
-        """The token's id in the core's table, its data computed on first sight by the Python functions."""
-        core = self._core
-        tid = core.add_token(_signed(java_string_hash(token)),
+    def _add_token(self, token: str) -> None:
+        """Puts a token in the core's table, its data computed by the Python functions."""
+        self._core.add_token(token, _signed(java_string_hash(token)),
                              _signed(self._stem(token)) if self._stem else 0,
                              self._synset_ids(token) if self._synsets else (),
                              self._vocab_id(token) if self._vocab_id else -1,
                              self._counter.function_flags((token,))[0], utf16_len(token))
-        self._ids[token] = tid
-        return tid
 
     def _synset_ids(self, token: str) -> list[int]:
         """The token's synsets, numbered in order of first sight (only equality matters to the matcher)."""
         numbers = self._synset_numbers
         return sorted(numbers.setdefault(s, len(numbers)) for s in self._synsets(token))
-
-    def _token_ids(self, tokens: tuple[str, ...]) -> array:
-        ids = self._seq_ids.get(tokens)
-        if ids is None:
-            get = self._ids.get
-            ids = array("i", [get(t) if t in self._ids else self._token_id(t) for t in tokens])
-            if len(self._seq_ids) >= _IDS_CACHE:
-                self._seq_ids.clear()
-            self._seq_ids[tokens] = ids
-        return ids
 
     def pair(self, hyp: tuple[str, ...], ref: tuple[str, ...], max_candidates: Optional[int] = None,
              where: str = "the hypothesis and reference", used: int = 0) -> tuple[MeteorStats, tuple[Match, ...], int]:
@@ -192,9 +176,14 @@ class NativeEngine:
             candidates = self._candidates(hyp, ref, max_candidates, where, used)
             matches = self._aligner.align(len(hyp), candidates, None, where)
             return self.count(hyp, ref, matches), tuple(matches), sum(map(len, candidates))
-        if self._core.size() > MAX_TABLE_TOKENS:
-            self._new_table()
-        done = self._core.score(self._token_ids(hyp), self._token_ids(ref), limit)
+        done = self._core.score_tokens(hyp, ref, limit)
+        if type(done) is list:  # words the table does not have yet: their data once, then the pair
+            if self._core.size() + len(done) > MAX_TABLE_TOKENS:
+                self._new_table()
+                done = self._core.score_tokens(hyp, ref, limit)
+            for token in done:
+                self._add_token(token)
+            done = self._core.score_tokens(hyp, ref, limit)
         if done is None:
             raise_over_candidate_limit(max_candidates, where)
         alignment, fields, n_candidates = done

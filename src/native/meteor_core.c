@@ -372,6 +372,7 @@ typedef struct {
     const uint32_t *para_arr[N_PARA_ARRAYS];
     Py_ssize_t para_len[N_PARA_ARRAYS];
     PyObject *match_type; /* a tuple subclass built with 5 items (core.alignment.Match) */
+    PyObject *ids;        /* token (str) -> its id */
 } Core;
 
 enum { P_TOK = 0, P_CHILD = 1, P_START = 2, P_PARA = 3, P_LEVELS = 4 };
@@ -719,11 +720,17 @@ static int cmp_i64(const void *x, const void *y) {
     return (a > b) - (a < b);
 }
 
-/* add_token(hash, stem_hash, synsets, paraphrase_id, function_word, utf16_length) -> token id */
+/* add_token(token, hash, stem_hash, synsets, paraphrase_id, function_word, utf16_length) -> token id */
 static PyObject *core_add_token(Core *core, PyObject *args) {
     int hash, stem, para_id, fw, u16;
-    PyObject *synsets;
-    if (!PyArg_ParseTuple(args, "iiOipi:add_token", &hash, &stem, &synsets, &para_id, &fw, &u16)) return NULL;
+    PyObject *token, *synsets;
+    if (!PyArg_ParseTuple(args, "UiiOipi:add_token", &token, &hash, &stem, &synsets, &para_id, &fw, &u16))
+        return NULL;
+    int known = PyDict_Contains(core->ids, token);
+    if (known) {
+        if (known > 0) PyErr_SetString(PyExc_ValueError, "add_token: the token is already in the table");
+        return NULL;
+    }
     if (u16 < 0 || para_id < -1 || (core->has_para && para_id >= 0 && (Py_ssize_t)para_id + 2 >= core->para_len[P_CHILD])) {
         PyErr_SetString(PyExc_ValueError, "add_token: a negative length, or a paraphrase id outside the index");
         return NULL;
@@ -758,6 +765,11 @@ static PyObject *core_add_token(Core *core, PyObject *args) {
     Py_DECREF(seq);
     qsort(dst, (size_t)n, sizeof(int64_t), cmp_i64);
     int32_t id = core->n_tok;
+    PyObject *id_object = PyLong_FromLong(id);
+    if (!id_object || PyDict_SetItem(core->ids, token, id_object)) {
+        Py_XDECREF(id_object);
+        return NULL;
+    }
     if (id == 0) core->syn_first[0] = 0;
     core->hash[id] = hash;
     core->stem[id] = stem;
@@ -767,7 +779,7 @@ static PyObject *core_add_token(Core *core, PyObject *args) {
     core->n_syn += n;
     core->syn_first[id + 1] = core->n_syn;
     core->n_tok++;
-    return PyLong_FromLong(id);
+    return id_object;
 }
 
 /* Token ids of a pair, checked against the table. */
@@ -799,19 +811,15 @@ static PyObject *make_match(PyTypeObject *type, const int32_t *r) {
     return m;
 }
 
-/* score(hyp_ids, ref_ids, max_candidates) -> (alignment: tuple of Match, MeteorStats fields without
- * crossings), or None when the pair has more than max_candidates (>= 0) candidate matches. */
-static PyObject *core_score(Core *core, PyObject *args) {
-    Py_buffer hb = {0}, rb = {0};
-    long long max_candidates;
-    if (!PyArg_ParseTuple(args, "y*y*L:score", &hb, &rb, &max_candidates)) return NULL;
+/* The (alignment: tuple of Match, MeteorStats fields without crossings, candidate count) of a pair of
+ * token-id sequences already checked against the table, or None when the pair has more than
+ * max_candidates (>= 0) candidate matches. */
+static PyObject *score_pair(Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t *ref, int32_t n_ref,
+                            long long max_candidates) {
     PyObject *result = NULL, *alignment = NULL, *stats = NULL;
     CandVec found = {NULL, 0, 0, max_candidates, 0};
     int32_t *grouped = NULL, *first = NULL, *chosen = NULL, *sizes = NULL, *picked = NULL;
     unsigned char *flags = NULL;
-    if (check_ids(core, &hb, "hypothesis") || check_ids(core, &rb, "reference")) goto done;
-    const int32_t *hyp = (const int32_t *)hb.buf, *ref = (const int32_t *)rb.buf;
-    const int32_t n_hyp = (int32_t)(hb.len / 4), n_ref = (int32_t)(rb.len / 4);
     int rc = find_all(core, hyp, n_hyp, ref, n_ref, &found);
     if (rc == -1) {
         PyErr_NoMemory();
@@ -888,8 +896,78 @@ done:
     free(picked);
     free(sizes);
     free(flags);
+    return result;
+}
+
+/* score(hyp_ids, ref_ids, max_candidates) -> score_pair's result for int32 token ids of the table. */
+static PyObject *core_score(Core *core, PyObject *args) {
+    Py_buffer hb = {0}, rb = {0};
+    long long max_candidates;
+    if (!PyArg_ParseTuple(args, "y*y*L:score", &hb, &rb, &max_candidates)) return NULL;
+    PyObject *result = NULL;
+    if (!check_ids(core, &hb, "hypothesis") && !check_ids(core, &rb, "reference"))
+        result = score_pair(core, (const int32_t *)hb.buf, (int32_t)(hb.len / 4), (const int32_t *)rb.buf,
+                            (int32_t)(rb.len / 4), max_candidates);
     PyBuffer_Release(&hb);
     PyBuffer_Release(&rb);
+    return result;
+}
+
+/* The table ids of a sequence of tokens (str) into *out (n_out of them, malloc'ed); a token not in the table
+ * is put in `missing` (a dict used as an ordered set). 0, or -1 with a Python error set. */
+static int token_ids(Core *core, PyObject *tokens, const char *what, int32_t **out, int32_t *n_out,
+                     PyObject *missing) {
+    PyObject *seq = PySequence_Fast(tokens, "score_tokens: tokens must be a sequence of str");
+    if (!seq) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    int rc = -1;
+    if (n > MAX_TOKENS) {
+        PyErr_Format(PyExc_ValueError, "score_tokens: the %s has more than %d tokens", what, MAX_TOKENS);
+        goto done;
+    }
+    *out = (int32_t *)malloc(((size_t)n + 1) * sizeof(int32_t));
+    if (!*out) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    *n_out = (int32_t)n;
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (!PyUnicode_Check(items[k])) {
+            PyErr_Format(PyExc_TypeError, "score_tokens: %s token %zd is %s, not str", what, k,
+                         Py_TYPE(items[k])->tp_name);
+            goto done;
+        }
+        PyObject *id = PyDict_GetItemWithError(core->ids, items[k]);
+        if (id) {
+            (*out)[k] = (int32_t)PyLong_AsLong(id);
+        } else if (PyErr_Occurred() || PyDict_SetItem(missing, items[k], Py_None)) {
+            goto done;
+        }
+    }
+    rc = 0;
+done:
+    Py_DECREF(seq);
+    return rc;
+}
+
+/* score_tokens(hyp_tokens, ref_tokens, max_candidates) -> score_pair's result, or a list of the tokens not
+ * yet in the table (each once, in order of appearance: add them, then call again). */
+static PyObject *core_score_tokens(Core *core, PyObject *args) {
+    PyObject *hyp_tokens, *ref_tokens;
+    long long max_candidates;
+    if (!PyArg_ParseTuple(args, "OOL:score_tokens", &hyp_tokens, &ref_tokens, &max_candidates)) return NULL;
+    PyObject *result = NULL, *missing = PyDict_New();
+    int32_t *hyp = NULL, *ref = NULL, n_hyp = 0, n_ref = 0;
+    if (!missing || token_ids(core, hyp_tokens, "hypothesis", &hyp, &n_hyp, missing) ||
+        token_ids(core, ref_tokens, "reference", &ref, &n_ref, missing))
+        goto done;
+    if (PyDict_GET_SIZE(missing)) result = PyDict_Keys(missing);
+    else result = score_pair(core, hyp, n_hyp, ref, n_ref, max_candidates);
+done:
+    Py_XDECREF(missing);
+    free(hyp);
+    free(ref);
     return result;
 }
 
@@ -904,6 +982,7 @@ static void core_dealloc(Core *core) {
     for (int k = 0; k < N_PARA_ARRAYS; k++)
         if (core->para_arr[k]) PyBuffer_Release(&core->para_buf[k]);
     Py_XDECREF(core->match_type);
+    Py_XDECREF(core->ids);
     Py_TYPE(core)->tp_free((PyObject *)core);
 }
 
@@ -960,6 +1039,8 @@ static int core_init(Core *core, PyObject *args, PyObject *kwds) {
         }
         core->has_para = 1;
     }
+    core->ids = PyDict_New();
+    if (!core->ids) goto done;
     core->beam = beam;
     core->char_based = char_based;
     Py_INCREF(match_type);
@@ -978,7 +1059,10 @@ static PyObject *core_size(Core *core, PyObject *unused) {
 
 static PyMethodDef core_methods[] = {
     {"add_token", (PyCFunction)core_add_token, METH_VARARGS,
-     "add_token(hash, stem_hash, synsets, paraphrase_id, function_word, utf16_length) -> token id"},
+     "add_token(token, hash, stem_hash, synsets, paraphrase_id, function_word, utf16_length) -> token id"},
+    {"score_tokens", (PyCFunction)core_score_tokens, METH_VARARGS,
+     "score_tokens(hyp_tokens, ref_tokens, max_candidates) -> score's result, or the list of tokens not yet in "
+     "the table (add them, then call again)"},
     {"score", (PyCFunction)core_score, METH_VARARGS,
      "score(hyp_ids, ref_ids, max_candidates) -> (alignment, stats fields, candidate count) or None past "
      "max_candidates (>= 0)"},
