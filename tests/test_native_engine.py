@@ -23,7 +23,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from meteor_metric import Meteor
 from meteor_metric.core.alignment import Match
 from meteor_metric.meteor15 import native_engine
-from meteor_metric.meteor15.native_engine import NativeAligner, native_available, resolve_engine
+from meteor_metric.meteor15.native_engine import NativeAligner, ascii_normalizer, native_available, resolve_engine
+from meteor_metric.meteor15.normalize import java_lower, normalize_line, tokenize
 from meteor_metric.meteor15.paraphrase import ParaphraseTableNotFound
 
 REPO = Path(__file__).resolve().parents[1]
@@ -94,6 +95,47 @@ def test_corpus_and_sentence_paths_agree_between_engines():
     assert [(s.stats, s.alignment, s.best_ref) for s in b.segments] == [(s.stats, s.alignment, s.best_ref)
                                                                          for s in a.segments]
     assert nat.sentence_score(hyps[0], refs[0]) == py.sentence_score(hyps[0], refs[0])
+
+
+GOLDEN_NORMALIZED = REPO / "tests" / "data" / "normalize_golden.jsonl.gz"
+
+
+@needs_native
+def test_the_compiled_normalizer_gives_the_jars_tokens():
+    """normalize_ascii on the jar's normalization goldens (tests/data/normalize_golden.jsonl.gz, -norm and
+    -norm with punctuation removed): the jar's tokens wherever it takes the line, and it takes most."""
+    import gzip
+    import json
+
+    rows = [json.loads(line) for line in gzip.open(GOLDEN_NORMALIZED, "rt", encoding="utf-8")]
+    taken = 0
+    for row in rows:
+        if row["normalization"] not in ("norm", "norm_nopunct"):
+            continue
+        normalize = ascii_normalizer(row["language"], row["normalization"] == "norm")
+        for side in ("hyp", "ref"):
+            got = normalize(row[side])
+            if got is not None:
+                taken += 1
+                assert got == tuple(tokenize(row["norm_" + side])), (row["id"], side)
+    assert taken >= 500
+
+
+ASCII_TEXT = st.lists(st.sampled_from(list("aAzZ09 .,'`-\"()$;:!?/\t\n\r") + [
+    "U.S.", "e.g.", "Mr.", "No.", "DOTMULTI", "D.O.T.M.U.L.T.I.", "1,000", "''", "--", "``", "'s", "\x0b", "é"]),
+    max_size=40).map("".join)
+
+
+@needs_native
+@settings(max_examples=3000, deadline=None)
+@given(text=ASCII_TEXT, language=st.sampled_from(["en", "fr", "de", "cz"]), keep_punct=st.booleans())
+def test_the_compiled_normalizer_equals_the_python_one(text, language, keep_punct):
+    """normalize_ascii against the Python functions (the reference); it refuses what it does not port."""
+    got = ascii_normalizer(language, keep_punct)(text)
+    if got is None:
+        assert ".." in text or "DOTMULTI" in text.replace(".", "") or "\x0b" in text or "é" in text
+    else:
+        assert got == tuple(tokenize(java_lower(normalize_line(text, language, keep_punct))))
 
 
 def test_engine_is_chosen_by_keyword_then_environment(monkeypatch):

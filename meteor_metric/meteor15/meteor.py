@@ -23,7 +23,7 @@ from ..core.stats import MeteorStats
 from .aligner import align, find_candidates
 from .formula import compute_metrics
 from .limits import MAX_SEGMENT_CANDIDATES, MAX_SEGMENT_CHARS, check_candidates, check_chars, check_limit
-from .native_engine import NativeEngine, resolve_engine
+from .native_engine import NativeEngine, ascii_normalizer, resolve_engine
 from .matcher import (ExactMatcher, LemmaMatcher, Matcher, ParaphraseMatcher, SimilarityMatcher, StemMatcher,
                       SynonymMatcher, token_keys)
 from .names import (DEFAULT_SIMILARITY_THRESHOLD, EXTENSION_MODULES, EXTENSION_NORMALIZATIONS, METEOR_VERSION,
@@ -154,6 +154,9 @@ class Meteor(SummedStatsScorer):
                                      params.fragmentation == "crossings")
         self._native = (NativeEngine(self._matchers, self._exact_type, params.beam_size, self._counter,
                                      params.char_based, self._candidates) if self.engine == "native" else None)
+        self._ascii_tokens = (ascii_normalizer(params.language, params.normalization == "norm")
+                              if self._native is not None and params.normalization in ("norm", "norm_nopunct")
+                              else None)
         self._preprocess = lru_cache(maxsize=_TEXT_CACHE_SIZE)(self._preprocess_uncached)
         self._pair_cache: dict[tuple[tuple[str, ...], tuple[str, ...]],
                                tuple[MeteorStats, tuple[Match, ...], int]] = {}
@@ -208,6 +211,10 @@ class Meteor(SummedStatsScorer):
     # -- preprocessing -------------------------------------------------------------------------
 
     def _preprocess_uncached(self, text: str) -> tuple[str, ...]:
+        if self._ascii_tokens is not None:
+            tokens = self._ascii_tokens(text)
+            if tokens is not None:
+                return tokens
         mode = self.params.normalization
         if mode in EXTENSION_NORMALIZATIONS:
             return tuple(ext_tokens(text, mode))

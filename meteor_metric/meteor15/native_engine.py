@@ -14,13 +14,15 @@ import logging
 import os
 from array import array
 from itertools import chain
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from ..core.alignment import Match
 from ..core.javafmt import java_string_hash, utf16_len
+from ..core.languages import normalize_language
 from ..core.stats import MeteorStats
 from .limits import check_candidates
 from .matcher import ExactMatcher, Matcher, ParaphraseMatcher, StemMatcher, SynonymMatcher
+from .normalize import nonbreaking_prefixes
 from .statistics import StatsCounter, count_crossings
 
 try:
@@ -68,6 +70,20 @@ def resolve_engine(impl: Optional[str] = None) -> str:
         _announced.append(True)
         log.info("meteor_metric: the compiled core is not available (%s); scoring in pure Python", LOAD_ERROR)
     return "python"
+
+
+def ascii_normalizer(language: str, keep_punct: bool) -> Callable[[str], Optional[tuple[str, ...]]]:
+    """The compiled port (src/native/normalize_ascii.h) of ``tokenize(java_lower(normalize_line(line,
+    language, keep_punct)))`` for a language the jar normalizes: a function of a line giving its tokens, or
+    None for a line the port does not take (not printable ASCII, or with a run of dots), which the Python
+    functions normalize."""
+    if meteor_core is None:
+        raise RuntimeError(f"the native engine is not available: {LOAD_ERROR}")
+    short = normalize_language(language)
+    prefixes = nonbreaking_prefixes(short)
+    apostrophes = {"en": 0, "fr": 1}.get(short, 2)
+    normalize = meteor_core.normalize_ascii
+    return lambda line: normalize(line, prefixes, apostrophes, keep_punct)
 
 
 def raise_over_candidate_limit(limit: int, where: str) -> None:

@@ -217,7 +217,7 @@ def _read_resource(*parts: str) -> str:
         return f.read()
 
 
-def _nonbreaking_prefixes(short: str) -> Dict[str, bool]:
+def nonbreaking_prefixes(short: str) -> Dict[str, bool]:
     """``Normalizer.nbpList``: prefix -> True if ``#NUMERIC_ONLY#``, False if nonbreaking always."""
     table = _PREFIXES.get(short)
     if table is None:
@@ -416,7 +416,7 @@ def normalize_line(line: str, language: str = "en", keep_punct: bool = True) -> 
     # 9. Split dots off words unless nonbreaking; tokens are joined with single spaces.
     w = " ".join(tokenize(w))
     if "." in w:
-        w = _split_dots(w, _nonbreaking_prefixes(short))
+        w = _split_dots(w, nonbreaking_prefixes(short))
     # 10. Unescape runs of dots.
     if "DOTMULTI" in w:
         while "DOTDOTMULTI" in w:

@@ -10,6 +10,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1057,6 +1058,48 @@ static PyObject *core_size(Core *core, PyObject *unused) {
     return PyLong_FromLong(core->n_tok);
 }
 
+#include "normalize_ascii.h"
+
+/* normalize_ascii(line, prefixes, apostrophes, keep_punct) -> the tokens of normalize_line(line), lowercased
+ * (a tuple of str), or None for a line the port does not take (see normalize_ascii.h). */
+static PyObject *py_normalize_ascii(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *line, *prefixes;
+    int apostrophes, keep_punct;
+    if (!PyArg_ParseTuple(args, "UO!ip:normalize_ascii", &line, &PyDict_Type, &prefixes, &apostrophes, &keep_punct))
+        return NULL;
+    if (apostrophes < APOSTROPHES_EN || apostrophes > APOSTROPHES_SPLIT) {
+        PyErr_SetString(PyExc_ValueError, "normalize_ascii: apostrophes must be 0 (en), 1 (fr) or 2 (split)");
+        return NULL;
+    }
+    if (!PyUnicode_IS_ASCII(line)) Py_RETURN_NONE;
+    Text a = {0}, b = {0};
+    PyObject *result = NULL;
+    int rc = normalize_ascii_c((const char *)PyUnicode_1BYTE_DATA(line), (size_t)PyUnicode_GET_LENGTH(line), prefixes,
+                               apostrophes, keep_punct, &a, &b);
+    if (rc == 1) {
+        result = Py_None;
+        Py_INCREF(result);
+    } else if (rc == -1) {
+        PyErr_NoMemory();
+    } else if (rc == 0) {
+        Py_ssize_t count = 0;
+        for (size_t i = 0; i < a.n; i++) count += a.s[i] == ' ';
+        result = PyTuple_New(a.n ? count + 1 : 0);
+        for (size_t i = 0, k = 0; result && i < a.n; k++) {
+            size_t start = i;
+            while (i < a.n && a.s[i] != ' ') i++;
+            PyObject *token = PyUnicode_FromStringAndSize(a.s + start, (Py_ssize_t)(i - start));
+            if (!token) Py_CLEAR(result);
+            else PyTuple_SET_ITEM(result, (Py_ssize_t)k, token);
+            i++;
+        }
+    }
+    free(a.s);
+    free(b.s);
+    return result;
+}
+
 static PyMethodDef core_methods[] = {
     {"add_token", (PyCFunction)core_add_token, METH_VARARGS,
      "add_token(token, hash, stem_hash, synsets, paraphrase_id, function_word, utf16_length) -> token id"},
@@ -1086,6 +1129,10 @@ static PyMethodDef methods[] = {
      "(the jar's alignment, in reference order), or None when there are more than max_candidates (>= 0) "
      "candidates. candidates: int32 records (ref_start, ref_len, hyp_start, hyp_len, module) in reference "
      "order; exact_type: one byte per module."},
+    {"normalize_ascii", py_normalize_ascii, METH_VARARGS,
+     "normalize_ascii(line, nonbreaking_prefixes, apostrophes, keep_punct) -> the lowercased tokens of the jar's "
+     "normalizeLine (apostrophes: 0 English, 1 French, 2 split), or None for a line it does not take (not "
+     "printable ASCII, or with dot runs)."},
     {"count", py_count, METH_VARARGS,
      "count(matches, hyp_function, ref_function, hyp_size, ref_size, n_modules) -> the MeteorStats fields "
      "(without crossings) of an alignment."},
