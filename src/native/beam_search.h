@@ -35,7 +35,7 @@ static void NAMED(sort_paths)(NAMED(Path) *a, int32_t n) {
 /* Offers a successor to the beam: `best` holds the first `beam` successors of a stable sort of all those
  * offered so far (by key, ties in the order offered), which is what aligner._branch's sort and cut keeps.
  * Successors come roughly in key order (their parents do), so an insertion from the end moves little. */
-static void NAMED(beam_offer)(NAMED(Succ) *best, int32_t *n_best, int32_t beam, KEY key, int32_t parent,
+static inline void NAMED(beam_offer)(NAMED(Succ) *best, int32_t *n_best, int32_t beam, KEY key, int32_t parent,
                               int32_t cand) {
     int32_t n = *n_best;
     if (n == beam) {
@@ -62,6 +62,11 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
     for (int32_t i = 0; i < p->n_cand; i++) dist_sum += distance_of(p, i);
     const KEY dist_radix = dist_sum;
     const KEY chunk_radix = (KEY)(n_ref + 2) * dist_radix;
+    KEY *gain_key = (KEY *)malloc(((size_t)p->n_cand + 1) * sizeof(KEY)); /* -gain * chunk_radix */
+    KEY *distance = (KEY *)malloc(((size_t)p->n_cand + 1) * sizeof(KEY));
+    /* a candidate's hypothesis words as one bitset word and mask (mask 0: a span across words) */
+    int32_t *span_word = (int32_t *)malloc(((size_t)p->n_cand + 1) * sizeof(int32_t));
+    uint64_t *span_mask = (uint64_t *)malloc(((size_t)p->n_cand + 1) * sizeof(uint64_t));
 
     int64_t result = -2;
     NAMED(Path) *cur_paths = (NAMED(Path) *)malloc((size_t)beam * sizeof(NAMED(Path)));
@@ -71,7 +76,16 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
     uint64_t *next_bits = (uint64_t *)calloc((size_t)beam * (size_t)words, sizeof(uint64_t));
     unsigned char *inside = (unsigned char *)calloc((size_t)n_ref + 1, 1);
     int32_t *last_after = (int32_t *)malloc(((size_t)n_ref + 1) * sizeof(int32_t));
-    if (!cur_paths || !next_paths || !best || !cur_bits || !next_bits || !inside || !last_after) goto done;
+    if (!gain_key || !distance || !span_word || !span_mask || !cur_paths || !next_paths || !best || !cur_bits || !next_bits || !inside ||
+        !last_after)
+        goto done;
+    for (int32_t i = 0; i < p->n_cand; i++) {
+        gain_key[i] = -(KEY)gain_of(p, i) * chunk_radix;
+        distance[i] = distance_of(p, i);
+        const int32_t start = HS(p, i), len = HL(p, i);
+        span_word[i] = start >> 6;
+        span_mask[i] = (start & 63) + len <= 64 ? (~(uint64_t)0 >> (64 - len)) << (start & 63) : 0;
+    }
     int32_t n_paths = 1;
     cur_paths[0].key = 0;
     cur_paths[0].last = -1;
@@ -103,13 +117,13 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
             last_after[c] = after;
         }
     }
-    int settled = 0;
+    int settled = 0, in_order = 1; /* in_order: the paths are sorted by key */
     for (int32_t c = 0; c < n_ref; c++) {
         if (inside[c]) continue;
         int32_t f = fixed[c];
         if (f >= 0 || !ref_cover[c]) {
             if (!settled) {
-                NAMED(sort_paths)(cur_paths, n_paths);
+                if (!in_order) NAMED(sort_paths)(cur_paths, n_paths);
                 int32_t hyp_start = f < 0 ? -1 : HS(p, f);
                 for (int32_t k = 0; k < n_paths; k++) {
                     NAMED(Path) *q = &cur_paths[k];
@@ -117,18 +131,17 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
                     q->last = last_after[c];
                 }
                 settled = 1;
+                in_order = 0;
             }
             continue;
         }
         settled = 0;
-        NAMED(sort_paths)(cur_paths, n_paths);
+        if (!in_order) NAMED(sort_paths)(cur_paths, n_paths);
         /* aligner._branch and _moves: the successors' keys first, the best `beam` of them built after */
         const int32_t lo = p->first[c], hi = p->first[c + 1];
         KEY floor = 0;
-        for (int32_t i = lo; i < hi; i++) {
-            KEY g = -(KEY)gain_of(p, i) * chunk_radix;
-            if (g < floor) floor = g;
-        }
+        for (int32_t i = lo; i < hi; i++)
+            if (gain_key[i] < floor) floor = gain_key[i];
         int32_t n_best = 0;
         for (int32_t k = 0; k < n_paths; k++) {
             const NAMED(Path) *q = &cur_paths[k];
@@ -142,10 +155,10 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
             const uint64_t *qbits = cur_bits + (size_t)q->slot * words;
             KEY parent_distance = 0; /* the jar adds each branch's distance to the parent path */
             for (int32_t i = lo; i < hi; i++) {
-                if (span_used(qbits, HS(p, i), HL(p, i))) continue;
-                KEY delta = -(KEY)gain_of(p, i) * chunk_radix + parent_distance +
-                             (q->last != -1 && HS(p, i) != q->last ? dist_radix : 0);
-                parent_distance += distance_of(p, i);
+                if (span_mask[i] ? (qbits[span_word[i]] & span_mask[i]) != 0 : span_used(qbits, HS(p, i), HL(p, i)))
+                    continue;
+                KEY delta = gain_key[i] + parent_distance + (q->last != -1 && HS(p, i) != q->last ? dist_radix : 0);
+                parent_distance += distance[i];
                 NAMED(beam_offer)(best, &n_best, beam, q->key + delta, k, i);
             }
             /* the skip: the parent itself, its open chunk closed */
@@ -157,7 +170,8 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
             const NAMED(Path) *q = &cur_paths[s->parent];
             NAMED(Path) *r = &next_paths[k];
             uint64_t *rbits = next_bits + (size_t)k * words;
-            memcpy(rbits, cur_bits + (size_t)q->slot * words, (size_t)words * sizeof(uint64_t));
+            if (words == 1) *rbits = cur_bits[q->slot];
+            else memcpy(rbits, cur_bits + (size_t)q->slot * words, (size_t)words * sizeof(uint64_t));
             *r = *q;
             r->key = s->key;
             r->slot = k;
@@ -169,7 +183,8 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
                 r->ref_end = RS(p, i) + RL(p, i);
                 r->hist = hist_push(hs, i, q->hist);
                 if (r->hist < 0) goto done;
-                span_set(rbits, HS(p, i), HL(p, i));
+                if (span_mask[i]) rbits[span_word[i]] |= span_mask[i];
+                else span_set(rbits, HS(p, i), HL(p, i));
             }
         }
         NAMED(Path) *swap = cur_paths;
@@ -179,8 +194,9 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
         cur_bits = next_bits;
         next_bits = swap_bits;
         n_paths = n_best;
+        in_order = 1;
     }
-    NAMED(sort_paths)(cur_paths, n_paths);
+    if (!in_order) NAMED(sort_paths)(cur_paths, n_paths);
     {
         int32_t best = 0;
         KEY best_key = 0;
@@ -194,6 +210,10 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
         result = n_paths > 0 ? cur_paths[best].hist : -1;
     }
 done:
+    free(gain_key);
+    free(distance);
+    free(span_word);
+    free(span_mask);
     free(cur_paths);
     free(next_paths);
     free(best);

@@ -48,7 +48,7 @@ typedef struct {
     int64_t n, cap;
 } History;
 
-static int64_t hist_push(History *hs, int32_t cand, int64_t prev) {
+static inline int64_t hist_push(History *hs, int32_t cand, int64_t prev) {
     if (hs->n == hs->cap) {
         int64_t cap = hs->cap ? 2 * hs->cap : 1024;
         Hist *h = (Hist *)realloc(hs->h, (size_t)cap * sizeof(Hist));
@@ -422,43 +422,49 @@ typedef struct {
     Occ *occ;
     PPath *path;
     int64_t n_occ, cap_occ, n_path, cap_path;
-    uint32_t *slot_node; /* an open-addressed index of the sorted walk: node + 1 (0: empty) ... */
-    int64_t *slot_first; /* ... and its first occurrence */
+    uint32_t *slot_node; /* an open-addressed index of the walk: node + 1 (0: empty) ... */
+    int64_t *slot_first; /* ... its first occurrence (by position), ... */
+    int64_t *slot_last;  /* ... its last, */
+    int64_t *next;       /* and each occurrence's next one of the same node (-1: none) */
     uint64_t mask;
 } Walk;
-
-static int occ_cmp(const void *x, const void *y) {
-    const Occ *a = (const Occ *)x, *b = (const Occ *)y;
-    if (a->node != b->node) return a->node < b->node ? -1 : 1;
-    return (a->pos > b->pos) - (a->pos < b->pos);
-}
 
 static void walk_free(Walk *w) {
     free(w->occ);
     free(w->path);
     free(w->slot_node);
     free(w->slot_first);
+    free(w->slot_last);
+    free(w->next);
 }
 
 static uint64_t slot_of(uint64_t key, uint64_t mask) {
     return (key * 0x9E3779B97F4A7C15ull >> 32) & mask;
 }
 
-/* Indexes the sorted walk by node (each node's first occurrence). 0, or -1: no memory. */
+/* Indexes the walk by node: each node's occurrences chained in the order found (ascending positions).
+ * 0, or -1: no memory. */
 static int walk_index(Walk *w) {
     uint64_t size = 16;
     while (size < 2 * (uint64_t)w->n_occ) size *= 2;
     w->slot_node = (uint32_t *)calloc(size, sizeof(uint32_t));
     w->slot_first = (int64_t *)malloc(size * sizeof(int64_t));
-    if (!w->slot_node || !w->slot_first) return -1;
+    w->slot_last = (int64_t *)malloc(size * sizeof(int64_t));
+    w->next = (int64_t *)malloc(((size_t)w->n_occ + 1) * sizeof(int64_t));
+    if (!w->slot_node || !w->slot_first || !w->slot_last || !w->next) return -1;
     w->mask = size - 1;
     for (int64_t k = 0; k < w->n_occ; k++) {
-        if (k && w->occ[k].node == w->occ[k - 1].node) continue;
         uint32_t key = (uint32_t)w->occ[k].node + 1;
         uint64_t at = slot_of(key, w->mask);
-        while (w->slot_node[at]) at = (at + 1) & w->mask;
-        w->slot_node[at] = key;
-        w->slot_first[at] = k;
+        while (w->slot_node[at] && w->slot_node[at] != key) at = (at + 1) & w->mask;
+        w->next[k] = -1;
+        if (w->slot_node[at]) {
+            w->next[w->slot_last[at]] = k;
+        } else {
+            w->slot_node[at] = key;
+            w->slot_first[at] = k;
+        }
+        w->slot_last[at] = k;
     }
     return 0;
 }
@@ -519,16 +525,15 @@ static int para_walk(const Core *core, const int32_t *ids, int32_t n, Walk *w) {
             end++;
         }
     }
-    if (w->n_occ > 1) qsort(w->occ, (size_t)w->n_occ, sizeof(Occ), occ_cmp);
     return walk_index(w);
 }
 
-/* The first occurrence of node q in a walk, or n_occ. */
+/* The first occurrence of node q in a walk (the next ones: w->next), or -1. */
 static int64_t occ_find(const Walk *w, uint32_t q) {
-    if (q == UINT32_MAX) return w->n_occ;
+    if (q == UINT32_MAX) return -1;
     for (uint64_t at = slot_of(q + 1, w->mask); w->slot_node[at]; at = (at + 1) & w->mask)
         if (w->slot_node[at] == q + 1) return w->slot_first[at];
-    return w->n_occ;
+    return -1;
 }
 
 /* The phrase length of node q: bisect_right(levels, q) - 1 (-2: outside the index, or the root). */
@@ -558,13 +563,13 @@ static int para_matches(const Core *core, const int32_t *hyp, int32_t n_hyp, con
             for (uint32_t x = pp->a; x < pp->b && !rc; x++) {
                 uint32_t q = para[x];
                 int64_t at = occ_find(into, q);
-                if (at == into->n_occ || (uint32_t)into->occ[at].node != q) continue;
+                if (at < 0) continue;
                 int32_t d = para_depth(core, q);
                 if (d < 0) {
                     rc = -2;
                     break;
                 }
-                for (; at < into->n_occ && (uint32_t)into->occ[at].node == q && !rc; at++) {
+                for (; at >= 0 && !rc; at = into->next[at]) {
                     int32_t pos = into->occ[at].pos;
                     /* the phrase found must fit its sentence (a damaged index could claim more) */
                     if (side == 0 && pos > n_hyp - d) rc = -2;
@@ -623,30 +628,76 @@ static int syn_index_build(const Core *core, const int32_t *hyp, int32_t n_hyp, 
     return 0;
 }
 
-/* Marks (stamp[i] = mark) each hypothesis position sharing a synset with token t; whether any does. */
-static int syn_index_mark(const Core *core, const SynIndex *x, int32_t t, int32_t *stamp, int32_t mark) {
-    int any = 0;
+/* The hypothesis positions sharing a synset with token t, each once (stamp[i] = mark), into `marked`
+ * (unordered); their number. */
+static int32_t syn_index_mark(const Core *core, const SynIndex *x, int32_t t, int32_t *stamp, int32_t mark,
+                              int32_t *marked) {
+    int32_t n = 0;
     for (int64_t s = core->syn_first[t]; s < core->syn_first[t + 1]; s++) {
         int64_t id = core->syn[s];
         uint64_t at = slot_of((uint64_t)id, x->mask);
         while (x->head[at] >= 0 && x->key[at] != id) at = (at + 1) & x->mask;
-        for (int32_t e = x->head[at]; e >= 0; e = x->next[e]) {
-            stamp[x->pos[e]] = mark;
-            any = 1;
-        }
+        for (int32_t e = x->head[at]; e >= 0; e = x->next[e])
+            if (stamp[x->pos[e]] != mark) {
+                stamp[x->pos[e]] = mark;
+                marked[n++] = x->pos[e];
+            }
     }
-    return any;
+    return n;
+}
+
+/* The hypothesis positions of each value (a hash or a stem hash): an open-addressed table from value to a
+ * chain of positions in ascending order, for the exact and stem matchers. */
+typedef struct {
+    int32_t *key, *head, *next;
+    uint64_t mask;
+} ValueIndex;
+
+static void value_index_free(ValueIndex *x) {
+    free(x->key);
+    free(x->head);
+    free(x->next);
+}
+
+/* 0, or -1: no memory. */
+static int value_index_build(const int32_t *values, int32_t n, ValueIndex *x) {
+    uint64_t size = 16;
+    while (size < 2 * (uint64_t)n) size *= 2;
+    x->key = (int32_t *)malloc(size * sizeof(int32_t));
+    x->head = (int32_t *)malloc(size * sizeof(int32_t));
+    x->next = (int32_t *)malloc(((size_t)n + 1) * sizeof(int32_t));
+    if (!x->key || !x->head || !x->next) return -1;
+    x->mask = size - 1;
+    memset(x->head, 0xff, size * sizeof(int32_t));
+    for (int32_t i = n - 1; i >= 0; i--) { /* pushed at the head: each chain ascends */
+        uint64_t at = slot_of((uint64_t)(uint32_t)values[i], x->mask);
+        while (x->head[at] >= 0 && x->key[at] != values[i]) at = (at + 1) & x->mask;
+        x->key[at] = values[i];
+        x->next[i] = x->head[at];
+        x->head[at] = i;
+    }
+    return 0;
+}
+
+/* The first position holding `value`, or -1 (the next ones: x->next). */
+static int32_t value_index_first(const ValueIndex *x, int32_t value) {
+    uint64_t at = slot_of((uint64_t)(uint32_t)value, x->mask);
+    while (x->head[at] >= 0 && x->key[at] != value) at = (at + 1) & x->mask;
+    return x->head[at];
 }
 
 /* aligner.find_candidates with the matchers of matcher.py, in the jar's order, into `out` (appended
- * module by module); 0, 1 (over the limit), -1 (memory), -2 (damaged paraphrase index). */
+ * module by module, each by reference position, then hypothesis position); 0, 1 (over the limit), -1
+ * (memory), -2 (damaged paraphrase index). */
 static int find_all(Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t *ref, int32_t n_ref,
                     CandVec *out) {
     int32_t *hh = (int32_t *)malloc(((size_t)n_hyp + n_ref + 1) * 2 * sizeof(int32_t));
     int32_t *stamp = (int32_t *)calloc((size_t)n_hyp + 1, sizeof(int32_t));
+    int32_t *marked = (int32_t *)malloc(((size_t)n_hyp + 1) * sizeof(int32_t));
     SynIndex syn = {0};
+    ValueIndex by_hash = {0}, by_stem = {0};
     int rc = 0;
-    if (!hh || !stamp) {
+    if (!hh || !stamp || !marked) {
         rc = -1;
         goto done;
     }
@@ -666,28 +717,49 @@ static int find_all(Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t
         int kind = core->kinds[mod];
         if (kind == K_PARAPHRASE) {
             rc = para_matches(core, hyp, n_hyp, ref, n_ref, mod, out);
-            continue;
-        }
-        if (kind == K_SYNONYM && !syn.key && syn_index_build(core, hyp, n_hyp, &syn)) {
-            rc = -1;
-            break;
-        }
-        for (int32_t j = 0; j < n_ref && !rc; j++) {
-            const int32_t r = rh[j], rstem = rs[j];
-            if (kind == K_SYNONYM && !syn_index_mark(core, &syn, ref[j], stamp, j + 1)) continue;
-            for (int32_t i = 0; i < n_hyp && !rc; i++) {
-                int hit;
-                if (kind == K_EXACT) hit = hh[i] == r;
-                else if (kind == K_STEM) hit = hs[i] == rstem && hh[i] != r;
-                else hit = stamp[i] == j + 1 && hh[i] != r;
-                if (hit) rc = cand_push(out, j, 1, i, 1, mod);
+        } else if (kind == K_EXACT || kind == K_STEM) {
+            ValueIndex *index = kind == K_EXACT ? &by_hash : &by_stem;
+            if (!index->key && value_index_build(kind == K_EXACT ? hh : hs, n_hyp, index)) {
+                rc = -1;
+                break;
+            }
+            for (int32_t j = 0; j < n_ref && !rc; j++) {
+                const int32_t r = rh[j];
+                for (int32_t i = value_index_first(index, kind == K_EXACT ? r : rs[j]); i >= 0 && !rc;
+                     i = index->next[i])
+                    if (kind == K_EXACT || hh[i] != r) rc = cand_push(out, j, 1, i, 1, mod);
+            }
+        } else {
+            if (!syn.key && syn_index_build(core, hyp, n_hyp, &syn)) {
+                rc = -1;
+                break;
+            }
+            for (int32_t j = 0; j < n_ref && !rc; j++) {
+                const int32_t r = rh[j];
+                int32_t n_marked = syn_index_mark(core, &syn, ref[j], stamp, j + 1, marked);
+                if (n_marked > 32) { /* ascending positions: a scan of the stamps when many ... */
+                    n_marked = 0;
+                    for (int32_t i = 0; i < n_hyp; i++)
+                        if (stamp[i] == j + 1) marked[n_marked++] = i;
+                } else { /* ... an insertion sort when few */
+                    for (int32_t k = 1; k < n_marked; k++) {
+                        int32_t v = marked[k], at = k;
+                        for (; at > 0 && marked[at - 1] > v; at--) marked[at] = marked[at - 1];
+                        marked[at] = v;
+                    }
+                }
+                for (int32_t k = 0; k < n_marked && !rc; k++)
+                    if (hh[marked[k]] != r) rc = cand_push(out, j, 1, marked[k], 1, mod);
             }
         }
     }
 done:
     free(hh);
     free(stamp);
+    free(marked);
     syn_index_free(&syn);
+    value_index_free(&by_hash);
+    value_index_free(&by_stem);
     return rc;
 }
 
