@@ -305,3 +305,17 @@ def test_the_core_under_address_sanitizer(tmp_path):
     if "ASan runtime does not come first" in proc.stderr or "interceptors" in proc.stderr[:300]:
         pytest.skip(f"the ASan runtime cannot be preloaded here: {proc.stderr[:300]}")
     assert proc.returncode == 0 and "ASAN-OK 400" in proc.stdout, proc.stderr[-3000:]
+
+
+@needs_native
+def test_native_alignments_cost_the_cyclic_collector_nothing():
+    """The core's Match objects (five ints, no instance dict) are untracked by the cyclic GC: a scorer's pair
+    cache and returned alignments held 75,000 of them after 4,000 WMT pairs, and each full collection
+    traversed them all (23 us per pair in a sentence_score loop, 6 after)."""
+    import gc
+
+    result = Meteor(impl="native").sentence_score("the cat sat on the mat", "a cat sat on a mat")
+    assert len(result.alignment) == 4  # cat sat on mat
+    assert not any(gc.is_tracked(m) for m in result.alignment)
+    assert [tuple(m) for m in result.alignment] == [tuple(m) for m in scorer("default", "python").sentence_score(
+        "the cat sat on the mat", "a cat sat on a mat").alignment]

@@ -881,6 +881,10 @@ static PyObject *make_match(PyTypeObject *type, const int32_t *r) {
         }
         PyTuple_SET_ITEM(m, k, v);
     }
+    /* five ints in an immutable tuple without an instance dict: in no reference cycle, ever. Untracked, the
+     * alignments a scorer caches and returns cost the cyclic collector nothing (as CPython untracks plain
+     * tuples of ints itself) */
+    if (type->tp_dictoffset == 0 && PyObject_GC_IsTracked(m)) PyObject_GC_UnTrack(m);
     return m;
 }
 
