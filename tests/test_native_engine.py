@@ -34,7 +34,9 @@ needs_native = pytest.mark.skipif(not native_available(),
 # words with exact, stem, synonym and paraphrase matches among them, function words, and a non-BMP token
 VOCAB = ("the a of to in that is said says say told cat cats dog dogs house home big large great run runs "
          "running ran quickly fast however but because since result results in order to , . 's "
-         "president chairman company firm percent per cent 😀x éte").split()
+         "president chairman company firm percent per cent 😀x éte").split() + [
+    "Aa", "BB",  # equal Java hashes: an exact match to the jar
+    "\ud83dx"]  # a lone surrogate: one UTF-16 unit
 CONFIGS = {
     "default": {},
     "char_based": {"char_based": True},
@@ -199,20 +201,20 @@ def test_the_core_refuses_malformed_input():
         NativeAligner([True], 40).align(1, [[], [Match(0, 1, 0, 1, 0)]])
     with pytest.raises(ValueError, match="beam_size"):
         NativeAligner([True], 0)
-    table = core.Core(b"\x00", b"\x01", 40, False, Match, None)
-    first = table.add_token("a", 5, 0, (), -1, False, 1)
+    table = core.Core(b"\x00", b"\x01", 40, False, Match, None, None)
+    first = table.add_token("a", None, (), False)
     with pytest.raises(ValueError, match="token id 7 is not in the table"):
         table.score(array("i", [first]), array("i", [7]), -1)
     assert table.score_tokens(("b", "a", "c", "b"), ("c", "d"), -1) == ["b", "c", "d"]  # not in the table yet
     with pytest.raises(ValueError, match="already in the table"):
-        table.add_token("a", 5, 0, (), -1, False, 1)
+        table.add_token("a", None, (), False)
     with pytest.raises(TypeError, match="hypothesis token 1 is int, not str"):
         table.score_tokens(("a", 1), ("a",), -1)
     assert table.score_tokens(("a",), ("a",), -1)[1][-2:] == (1, 1)  # one word aligned, one each side
     with pytest.raises(TypeError):
-        core.Core(b"\x00", b"\x01", 40, False, list, None)  # not a tuple subclass
+        core.Core(b"\x00", b"\x01", 40, False, list, None, None)  # not a tuple subclass
     with pytest.raises(ValueError, match="paraphrase module needs"):
-        core.Core(b"\x03", b"\x00", 40, False, Match, None)
+        core.Core(b"\x03", b"\x00", 40, False, Match, None, None)
 
 
 @needs_native
@@ -221,8 +223,8 @@ def test_a_damaged_paraphrase_trie_is_an_error_not_a_crash():
     tok, child, start = array("I", [0, 0]), array("I", [0, 1, 100, 100]), array("I", [0, 0, 5, 5])
     para, levels = array("I", [1]), array("I", [0, 1])
     core = native_engine.meteor_core.Core(b"\x03", b"\x00", 40, False, Match,
-                                          tuple(memoryview(a) for a in (tok, child, start, para, levels)))
-    word = core.add_token("a", 1, 0, (), 0, False, 1)
+                                          tuple(memoryview(a) for a in (tok, child, start, para, levels)), {"a": 0})
+    word = core.add_token("a", None, (), False)
     with pytest.raises(ValueError, match="damaged"):
         core.score(array("i", [word, word]), array("i", [word]), -1)
 
@@ -319,3 +321,14 @@ def test_native_alignments_cost_the_cyclic_collector_nothing():
     assert not any(gc.is_tracked(m) for m in result.alignment)
     assert [tuple(m) for m in result.alignment] == [tuple(m) for m in scorer("default", "python").sentence_score(
         "the cat sat on the mat", "a cat sat on a mat").alignment]
+
+
+@needs_native
+def test_the_core_hashes_and_measures_tokens_as_java_does():
+    """The core computes each token's String.hashCode and length() itself: 'Aa' and 'BB' share a hash
+    (an exact match to the jar), and a character outside the BMP counts two UTF-16 units."""
+    hyp, ref = "Aa x\U0001F600 \ud83d", "BB x\U0001F600 \ud83d"
+    results = [Meteor(impl=impl, modules=["exact"], normalization="no_norm", char_based=True).sentence_score(hyp, ref)
+               for impl in ("python", "native")]
+    assert results[0].stats == results[1].stats
+    assert results[1].stats.test_length == 2 + 3 + 1 and len(results[1].alignment) == 3

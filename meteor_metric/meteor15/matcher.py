@@ -123,6 +123,10 @@ class StemMatcher:
     def _stem_keys(self, tokens: Sequence[str]) -> list[int]:
         return cached_map(tokens, self._cache, self.stem_key)
 
+    def stem(self, token: str) -> str:
+        """A token's stem (the jar's stemmer)."""
+        return self._stem(token)
+
     def stem_key(self, token: str) -> int:
         """The Java hash of a token's stem (what this matcher compares)."""
         return java_string_hash(self._stem(token))

@@ -17,7 +17,7 @@ from itertools import chain
 from typing import Callable, Optional, Sequence
 
 from ..core.alignment import Match
-from ..core.javafmt import java_string_hash, utf16_len
+from ..core.javafmt import utf16_len
 from ..core.languages import normalize_language
 from ..core.stats import MeteorStats
 from .limits import check_candidates
@@ -123,11 +123,6 @@ class NativeAligner:
         return [flat[i] for i in chosen]
 
 
-def _signed(h: int) -> int:
-    """An unsigned 32-bit Java hash as the int32 the core stores."""
-    return h - (1 << 32) if h >= 1 << 31 else h
-
-
 class NativeEngine:
     """A pair's statistics and alignment in C, for one configuration.
 
@@ -152,25 +147,24 @@ class NativeEngine:
         self.whole_pair = None not in kinds and not any(
             isinstance(m, ParaphraseMatcher) and m.table.empty_paraphrase for m in matchers)
         self._kinds = bytes(kinds) if self.whole_pair else b""
-        self._stem = next((m.stem_key for m in matchers if type(m) is StemMatcher), None)
+        self._stem = next((m.stem for m in matchers if type(m) is StemMatcher), None)
         self._synsets = next((m.synsets for m in matchers if type(m) is SynonymMatcher), None)
         table = next((m.table for m in matchers if type(m) is ParaphraseMatcher), None)
-        self._vocab_id = table.vocab_id if table is not None else None
+        self._vocabulary = table.vocabulary if table is not None else None
         self._para_arrays = table.index_arrays() if table is not None else None
         self._new_table()
 
     def _new_table(self) -> None:
         self._core = (meteor_core.Core(self._kinds, bytes(self._aligner.exact), self._beam_size, self._char_based,
-                                       Match, self._para_arrays) if self.whole_pair else None)
+                                       Match, self._para_arrays, self._vocabulary) if self.whole_pair else None)
         self._synset_numbers: dict[object, int] = {}  # synset ids (WordNet offsets, OMW names) as small ints
 
     def _add_token(self, token: str) -> None:
-        """Puts a token in the core's table, its data computed by the Python functions."""
-        self._core.add_token(token, _signed(java_string_hash(token)),
-                             _signed(self._stem(token)) if self._stem else 0,
+        """Puts a token in the core's table: its stem, synsets and function-word flag from the Python
+        functions (the core computes its Java hashes, length and paraphrase vocabulary id itself)."""
+        self._core.add_token(token, self._stem(token) if self._stem else None,
                              self._synset_ids(token) if self._synsets else (),
-                             self._vocab_id(token) if self._vocab_id else -1,
-                             self._counter.function_flags((token,))[0], utf16_len(token))
+                             self._counter.function_flags((token,))[0])
 
     def _synset_ids(self, token: str) -> list[int]:
         """The token's synsets, numbered in order of first sight (only equality matters to the matcher)."""

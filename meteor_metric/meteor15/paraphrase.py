@@ -248,9 +248,10 @@ class ParaphraseTable:
         """Whether the table lists an empty paraphrase (then every position matches the empty phrase)."""
         return self._empty_paraphrase
 
-    def vocab_id(self, word: str) -> int:
-        """A word's id in the index's vocabulary (-1: in no phrase)."""
-        return self._vocab.get(word, -1)
+    @property
+    def vocabulary(self) -> dict[str, int]:
+        """The index's vocabulary, word -> id (the compiled core reads it; not to be changed)."""
+        return self._vocab
 
     def index_arrays(self) -> tuple:
         """The trie as uint32 buffers (tok, child, start, para, levels), for the compiled core's own walk."""

@@ -374,6 +374,7 @@ typedef struct {
     Py_ssize_t para_len[N_PARA_ARRAYS];
     PyObject *match_type; /* a tuple subclass built with 5 items (core.alignment.Match) */
     PyObject *ids;        /* token (str) -> its id */
+    PyObject *vocab;      /* the paraphrase vocabulary: word (str) -> id (NULL: no paraphrase module) */
 } Core;
 
 enum { P_TOK = 0, P_CHILD = 1, P_START = 2, P_PARA = 3, P_LEVELS = 4 };
@@ -793,20 +794,55 @@ static int cmp_i64(const void *x, const void *y) {
     return (a > b) - (a < b);
 }
 
-/* add_token(token, hash, stem_hash, synsets, paraphrase_id, function_word, utf16_length) -> token id */
+/* Java's String.hashCode (as int32) and length() of a str: over its UTF-16 code units (javafmt.py). */
+static void java_hash_length(PyObject *s, int32_t *hash, int32_t *length) {
+    const int kind = PyUnicode_KIND(s);
+    const void *data = PyUnicode_DATA(s);
+    const Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    uint32_t h = 0;
+    int64_t units = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, k);
+        if (c > 0xFFFF) { /* a surrogate pair */
+            h = 31 * h + (0xD800 + ((c - 0x10000) >> 10));
+            c = 0xDC00 + ((c - 0x10000) & 0x3FF);
+            units++;
+        }
+        h = 31 * h + c;
+        units++;
+    }
+    *hash = (int32_t)h;
+    *length = units > INT32_MAX ? INT32_MAX : (int32_t)units;
+}
+
+/* add_token(token, stem, synsets, function_word) -> token id. The token's Java hash, UTF-16 length and
+ * paraphrase vocabulary id, and its stem's Java hash (0 without a stem: None), are computed here. */
 static PyObject *core_add_token(Core *core, PyObject *args) {
-    int hash, stem, para_id, fw, u16;
-    PyObject *token, *synsets;
-    if (!PyArg_ParseTuple(args, "UiiOipi:add_token", &token, &hash, &stem, &synsets, &para_id, &fw, &u16))
+    int fw;
+    int32_t hash, stem = 0, u16, unused, para_id = -1;
+    PyObject *token, *stem_text, *synsets;
+    if (!PyArg_ParseTuple(args, "UOOp:add_token", &token, &stem_text, &synsets, &fw)) return NULL;
+    if (stem_text != Py_None && !PyUnicode_Check(stem_text)) {
+        PyErr_SetString(PyExc_TypeError, "add_token: stem must be a str or None");
         return NULL;
+    }
     int known = PyDict_Contains(core->ids, token);
     if (known) {
         if (known > 0) PyErr_SetString(PyExc_ValueError, "add_token: the token is already in the table");
         return NULL;
     }
-    if (u16 < 0 || para_id < -1 || (core->has_para && para_id >= 0 && (Py_ssize_t)para_id + 2 >= core->para_len[P_CHILD])) {
-        PyErr_SetString(PyExc_ValueError, "add_token: a negative length, or a paraphrase id outside the index");
-        return NULL;
+    java_hash_length(token, &hash, &u16);
+    if (stem_text != Py_None) java_hash_length(stem_text, &stem, &unused);
+    if (core->vocab) {
+        PyObject *v = PyDict_GetItemWithError(core->vocab, token);
+        if (!v && PyErr_Occurred()) return NULL;
+        long id = v ? PyLong_AsLong(v) : -1;
+        if (id == -1 && PyErr_Occurred()) return NULL;
+        if (id < -1 || (id >= 0 && (Py_ssize_t)id + 2 >= core->para_len[P_CHILD])) {
+            PyErr_Format(PyExc_ValueError, "add_token: paraphrase vocabulary id %ld is outside the index", id);
+            return NULL;
+        }
+        para_id = (int32_t)id;
     }
     PyObject *seq = PySequence_Fast(synsets, "add_token: synsets must be a sequence of ints");
     if (!seq) return NULL;
@@ -1060,20 +1096,23 @@ static void core_dealloc(Core *core) {
         if (core->para_arr[k]) PyBuffer_Release(&core->para_buf[k]);
     Py_XDECREF(core->match_type);
     Py_XDECREF(core->ids);
+    Py_XDECREF(core->vocab);
     Py_TYPE(core)->tp_free((PyObject *)core);
 }
 
-/* Core(kinds, exact_type, beam_size, char_based, match_type, paraphrase_arrays or None) */
+/* Core(kinds, exact_type, beam_size, char_based, match_type, paraphrase_arrays or None, paraphrase_vocabulary
+ * or None) */
 static int core_init(Core *core, PyObject *args, PyObject *kwds) {
     (void)kwds;
     Py_buffer kinds = {0}, exact = {0};
     int beam, char_based;
-    PyObject *match_type, *para;
+    PyObject *match_type, *para, *vocab;
     if (core->match_type) {
         PyErr_SetString(PyExc_RuntimeError, "Core is initialised once");
         return -1;
     }
-    if (!PyArg_ParseTuple(args, "y*y*ipOO:Core", &kinds, &exact, &beam, &char_based, &match_type, &para)) return -1;
+    if (!PyArg_ParseTuple(args, "y*y*ipOOO:Core", &kinds, &exact, &beam, &char_based, &match_type, &para, &vocab))
+        return -1;
     int ok = 0;
     if (kinds.len < 1 || kinds.len > MAX_MODULES || exact.len != kinds.len || beam < 1 || beam > MAX_BEAM) {
         PyErr_SetString(PyExc_ValueError, "Core: 1..64 modules with one exact_type byte each, beam_size 1..65536");
@@ -1114,6 +1153,12 @@ static int core_init(Core *core, PyObject *args, PyObject *kwds) {
             PyErr_SetString(PyExc_ValueError, "Core: the paraphrase index is empty");
             goto done;
         }
+        if (!PyDict_Check(vocab)) {
+            PyErr_SetString(PyExc_TypeError, "Core: a paraphrase module needs the index's vocabulary (a dict)");
+            goto done;
+        }
+        Py_INCREF(vocab);
+        core->vocab = vocab;
         core->has_para = 1;
     }
     core->ids = PyDict_New();
@@ -1178,7 +1223,7 @@ static PyObject *py_normalize_ascii(PyObject *self, PyObject *args) {
 
 static PyMethodDef core_methods[] = {
     {"add_token", (PyCFunction)core_add_token, METH_VARARGS,
-     "add_token(token, hash, stem_hash, synsets, paraphrase_id, function_word, utf16_length) -> token id"},
+     "add_token(token, stem, synsets, function_word) -> token id (stem: a str, or None without a stem module)"},
     {"score_tokens", (PyCFunction)core_score_tokens, METH_VARARGS,
      "score_tokens(hyp_tokens, ref_tokens, max_candidates) -> score's result, or the list of tokens not yet in "
      "the table (add them, then call again)"},
