@@ -8,6 +8,7 @@ conformance suite runs under both engines through the ``engine`` fixture (tests/
 
 from __future__ import annotations
 
+import json
 import logging
 import shutil
 import subprocess
@@ -244,13 +245,13 @@ def test_past_the_candidate_limit_a_pair_is_refused(config):
 
 
 ASAN_CASES = r"""
-import random, sys
+import json, random, sys
 from array import array
 from meteor_metric import Meteor
 from meteor_metric.core.alignment import Match
 from meteor_metric.meteor15 import native_engine
 assert native_engine.meteor_core.__file__ == sys.argv[1], native_engine.meteor_core.__file__
-vocab = sys.argv[2].split()
+vocab = json.loads(sys.argv[2])
 py, nat = Meteor(impl="python"), Meteor(impl="native")
 rng = random.Random(7)
 n = 0
@@ -302,7 +303,7 @@ def test_the_core_under_address_sanitizer(tmp_path):
     shutil.copy(built, package / built.name)
     env = {"PATH": "/usr/bin:/bin", "LD_PRELOAD": runtime, "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
            "PYTHONPATH": str(tmp_path), "HOME": str(Path.home())}
-    proc = subprocess.run([sys.executable, "-c", ASAN_CASES, str(package / built.name), " ".join(VOCAB)],
+    proc = subprocess.run([sys.executable, "-c", ASAN_CASES, str(package / built.name), json.dumps(VOCAB)],
                           capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600)
     if "ASan runtime does not come first" in proc.stderr or "interceptors" in proc.stderr[:300]:
         pytest.skip(f"the ASan runtime cannot be preloaded here: {proc.stderr[:300]}")
