@@ -207,8 +207,7 @@ def test_the_core_refuses_malformed_input():
     with pytest.raises(ValueError, match="token id 7 is not in the table"):
         table.score(array("i", [first]), array("i", [7]), -1)
     assert table.score_tokens(("b", "a", "c", "b"), ("c", "d"), -1) == ["b", "c", "d"]  # not in the table yet
-    with pytest.raises(ValueError, match="already in the table"):
-        table.add_token("a", None, (), False)
+    assert table.add_token("a", None, (), False) == first  # added by another thread meanwhile: kept
     with pytest.raises(TypeError, match="hypothesis token 1 is int, not str"):
         table.score_tokens(("a", 1), ("a",), -1)
     assert table.score_tokens(("a",), ("a",), -1)[1][-2:] == (1, 1)  # one word aligned, one each side
@@ -333,3 +332,26 @@ def test_the_core_hashes_and_measures_tokens_as_java_does():
                for impl in ("python", "native")]
     assert results[0].stats == results[1].stats
     assert results[1].stats.test_length == 2 + 3 + 1 and len(results[1].alignment) == 3
+
+
+@needs_native
+def test_threads_sharing_a_scorer_get_the_reference_statistics(monkeypatch):
+    """Eight threads add new words to one native scorer's table at once, and the table is replaced under
+    them (here every 60 words): every pair still gets the pure-Python engine's statistics."""
+    import random
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setattr(native_engine, "MAX_TABLE_TOKENS", 60)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        rng = random.Random(3)
+        words = VOCAB + [f"w{k}" for k in range(300)]
+        pairs = [(" ".join(rng.choices(words, k=10)), " ".join(rng.choices(words, k=10))) for _ in range(600)]
+        native = Meteor(impl="native")
+        with ThreadPoolExecutor(8) as pool:
+            got = list(pool.map(lambda pair: native.sentence_score(*pair).stats, pairs))
+    finally:
+        sys.setswitchinterval(interval)
+    reference = scorer("default", "python")
+    assert got == [reference.sentence_score(*pair).stats for pair in pairs]

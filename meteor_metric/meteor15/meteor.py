@@ -84,7 +84,8 @@ class Meteor(SummedStatsScorer):
     ``params_file`` reads a preset written by ``meteor-metric tune``.
     ``impl`` picks the engine (``"python"``, ``"native"``, ``"auto"``; default ``$METEOR_METRIC_IMPL``, else
     ``"auto"``: the compiled core where it is built); :attr:`engine` says which one runs. Both give the same
-    statistics; the native one runs the beam search and the statistics count in C, the rest in Python.
+    statistics; the native one runs the matchers, the beam search, the statistics count and (for
+    printable-ASCII text) the normalization in C, the rest in Python.
     A scorer is safe to share between threads.
     """
 

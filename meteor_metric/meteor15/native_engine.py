@@ -2,7 +2,8 @@
 
 Two engines give identical statistics: ``"python"`` (the reference: :mod:`.matcher`, :mod:`.aligner`,
 :mod:`.statistics`) and ``"native"`` (:class:`NativeEngine`: the same matching, beam search and statistics
-count in C, from per-token data the Python functions compute once per distinct token). ``METEOR_METRIC_IMPL=python|native|auto`` or
+count in C, from per-token data the Python functions compute once per distinct token; the normalization of
+printable-ASCII lines in C too, :func:`ascii_normalizer`). ``METEOR_METRIC_IMPL=python|native|auto`` or
 ``Meteor(impl=...)`` chooses; ``auto`` (the default) takes the native engine when its extension loads, else
 the Python one, saying so once on the ``meteor_metric`` logger. Everything reaching the C code is checked
 here first (types, token counts, spans inside the sentences) and again in C.
@@ -13,7 +14,7 @@ from __future__ import annotations
 import logging
 import os
 from array import array
-from itertools import chain
+from itertools import chain, count
 from typing import Callable, Optional, Sequence
 
 from ..core.alignment import Match
@@ -127,9 +128,10 @@ class NativeEngine:
     """A pair's statistics and alignment in C, for one configuration.
 
     Where every module is exact, stem, synonym (WordNet or OMW) or paraphrase, the whole pair runs in C
-    (:meth:`pair`): a token table holds what the Python matchers compute per token (Java hash, stem hash,
-    synsets, paraphrase vocabulary id, function-word flag, UTF-16 length), filled once per distinct token,
-    and the paraphrase walk reads the memory-mapped index. Other modules (``lemma``, ``wn_similarity``)
+    (:meth:`pair`): a token table maps each distinct token to what the matchers need (its Java hash and
+    UTF-16 length, its stem's hash and its paraphrase vocabulary id, computed in C; its synsets and
+    function-word flag, from the Python functions), filled once per token, and the paraphrase walk reads
+    the memory-mapped index. Other modules (``lemma``, ``wn_similarity``)
     and tables with an empty paraphrase are matched by the Python matchers, then aligned and counted in
     C. The crossings of ``fragmentation="crossings"`` are counted in Python."""
 
@@ -155,21 +157,21 @@ class NativeEngine:
         self._new_table()
 
     def _new_table(self) -> None:
-        self._core = (meteor_core.Core(self._kinds, bytes(self._aligner.exact), self._beam_size, self._char_based,
-                                       Match, self._para_arrays, self._vocabulary) if self.whole_pair else None)
-        self._synset_numbers: dict[object, int] = {}  # synset ids (WordNet offsets, OMW names) as small ints
+        """A fresh token table (the core), with the numbering of synset ids its tokens share (WordNet
+        offsets or OMW names as small ints; only equality matters to the matcher). Replaced as one value, so
+        a thread scoring with the old table keeps the old numbering."""
+        core = (meteor_core.Core(self._kinds, bytes(self._aligner.exact), self._beam_size, self._char_based,
+                                 Match, self._para_arrays, self._vocabulary) if self.whole_pair else None)
+        self._table: tuple = (core, {}, count())
 
-    def _add_token(self, token: str) -> None:
-        """Puts a token in the core's table: its stem, synsets and function-word flag from the Python
-        functions (the core computes its Java hashes, length and paraphrase vocabulary id itself)."""
-        self._core.add_token(token, self._stem(token) if self._stem else None,
-                             self._synset_ids(token) if self._synsets else (),
-                             self._counter.function_flags((token,))[0])
-
-    def _synset_ids(self, token: str) -> list[int]:
-        """The token's synsets, numbered in order of first sight (only equality matters to the matcher)."""
-        numbers = self._synset_numbers
-        return sorted(numbers.setdefault(s, len(numbers)) for s in self._synsets(token))
+    def _add_token(self, table: tuple, token: str) -> None:
+        """Puts a token in a table (if another thread has not): its stem, synsets and function-word flag
+        from the Python functions (the core computes its Java hashes, length and paraphrase vocabulary id)."""
+        core, numbers, fresh = table
+        synsets = (sorted(numbers[s] if s in numbers else numbers.setdefault(s, next(fresh))
+                          for s in self._synsets(token)) if self._synsets else ())
+        core.add_token(token, self._stem(token) if self._stem else None, synsets,
+                       self._counter.function_flags((token,))[0])
 
     def pair(self, hyp: tuple[str, ...], ref: tuple[str, ...], max_candidates: Optional[int] = None,
              where: str = "the hypothesis and reference", used: int = 0) -> tuple[MeteorStats, tuple[Match, ...], int]:
@@ -182,18 +184,22 @@ class NativeEngine:
         limit = -1 if max_candidates is None else max_candidates - used
         if max_candidates is not None and limit < 0:
             raise_over_candidate_limit(max_candidates, where)
-        if self._core is None:
+        table = self._table
+        core = table[0]
+        if core is None:
             candidates = self._candidates(hyp, ref, max_candidates, where, used)
             matches = self._aligner.align(len(hyp), candidates, None, where)
             return self.count(hyp, ref, matches), tuple(matches), sum(map(len, candidates))
-        done = self._core.score_tokens(hyp, ref, limit)
-        if type(done) is list:  # words the table does not have yet: their data once, then the pair
-            if self._core.size() + len(done) > MAX_TABLE_TOKENS:
+        done = core.score_tokens(hyp, ref, limit)
+        while type(done) is list:  # tokens the table does not have yet: their data once, then the pair
+            if core.size() + len(done) > MAX_TABLE_TOKENS:  # a fresh table (bounds its memory)
                 self._new_table()
-                done = self._core.score_tokens(hyp, ref, limit)
-            for token in done:
-                self._add_token(token)
-            done = self._core.score_tokens(hyp, ref, limit)
+                table = self._table
+                core = table[0]
+            else:
+                for token in done:
+                    self._add_token(table, token)
+            done = core.score_tokens(hyp, ref, limit)
         if done is None:
             raise_over_candidate_limit(max_candidates, where)
         alignment, fields, n_candidates = done

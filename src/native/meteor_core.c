@@ -815,8 +815,9 @@ static void java_hash_length(PyObject *s, int32_t *hash, int32_t *length) {
     *length = units > INT32_MAX ? INT32_MAX : (int32_t)units;
 }
 
-/* add_token(token, stem, synsets, function_word) -> token id. The token's Java hash, UTF-16 length and
- * paraphrase vocabulary id, and its stem's Java hash (0 without a stem: None), are computed here. */
+/* add_token(token, stem, synsets, function_word) -> token id (its id if it is in the table already). The
+ * token's Java hash, UTF-16 length and paraphrase vocabulary id, and its stem's Java hash (0 without a
+ * stem: None), are computed here. */
 static PyObject *core_add_token(Core *core, PyObject *args) {
     int fw;
     int32_t hash, stem = 0, u16, unused, para_id = -1;
@@ -826,11 +827,12 @@ static PyObject *core_add_token(Core *core, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "add_token: stem must be a str or None");
         return NULL;
     }
-    int known = PyDict_Contains(core->ids, token);
-    if (known) {
-        if (known > 0) PyErr_SetString(PyExc_ValueError, "add_token: the token is already in the table");
-        return NULL;
+    PyObject *known = PyDict_GetItemWithError(core->ids, token);
+    if (known) { /* another thread added it since it was found missing */
+        Py_INCREF(known);
+        return known;
     }
+    if (PyErr_Occurred()) return NULL;
     java_hash_length(token, &hash, &u16);
     if (stem_text != Py_None) java_hash_length(stem_text, &stem, &unused);
     if (core->vocab) {
@@ -1223,7 +1225,8 @@ static PyObject *py_normalize_ascii(PyObject *self, PyObject *args) {
 
 static PyMethodDef core_methods[] = {
     {"add_token", (PyCFunction)core_add_token, METH_VARARGS,
-     "add_token(token, stem, synsets, function_word) -> token id (stem: a str, or None without a stem module)"},
+     "add_token(token, stem, synsets, function_word) -> token id (stem: a str, or None without a stem module; "
+     "a token in the table already keeps its id)"},
     {"score_tokens", (PyCFunction)core_score_tokens, METH_VARARGS,
      "score_tokens(hyp_tokens, ref_tokens, max_candidates) -> score's result, or the list of tokens not yet in "
      "the table (add them, then call again)"},
