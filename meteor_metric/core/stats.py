@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from operator import add
 from typing import Iterable, Sequence
 
 from .javafmt import java_double_str
@@ -103,7 +104,10 @@ class MeteorStats:
 
     def to_line(self) -> str:
         """The jar's ``-ssOut`` line: 23 numbers formatted like Java doubles (``8.0 10.0 ...``)."""
-        return " ".join(java_double_str(v) for v in self.to_list())
+        values = self.to_list()
+        if set(map(type, values)) == {int} and -10_000_000 < min(values) and max(values) < 10_000_000:  # "8.0"
+            return ".0 ".join(map(str, values)) + ".0"
+        return " ".join(java_double_str(v) for v in values)
 
     @classmethod
     def from_list(cls, values: Sequence[float], n_modules: int = MAX_MODULES) -> "MeteorStats":
@@ -176,12 +180,15 @@ class StatsTotal:
         v[6] += s.ref_word_matches
         v[7] += s.crossings
         v[8] += s.match_pairs
-        for slot, values in zip(self._slots, (s.test_content_matches, s.ref_content_matches,
-                                              s.test_function_matches, s.ref_function_matches)):
-            if len(values) > len(slot):
+        slots = self._slots
+        for k, values in enumerate((s.test_content_matches, s.ref_content_matches, s.test_function_matches,
+                                    s.ref_function_matches)):
+            slot = slots[k]
+            if len(values) < len(slot):
+                values = (*values, *[0] * (len(slot) - len(values)))
+            elif len(values) > len(slot):
                 slot.extend([0] * (len(values) - len(slot)))
-            for i, x in enumerate(values):
-                slot[i] += x
+            slots[k] = list(map(add, slot, values))
 
     @property
     def total(self) -> MeteorStats:
