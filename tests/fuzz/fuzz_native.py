@@ -9,10 +9,12 @@ Each input is decoded into one of three targets:
 
 * ``text``: a hypothesis and a reference (arbitrary Unicode) scored by both engines in the default
   configuration and in character mode: statistics, alignment and score must be identical;
+* ``ascii``: printable-ASCII text built from pieces the normalizer treats specially (what the compiled
+  normalizer takes; ``text`` rarely draws it): identical tokens, statistics, alignment and score;
 * ``tokens``: token sequences drawn from a small vocabulary with exact, stem, synonym and paraphrase
   matches (long, repetitive inputs reach the beam search's pruning): identical statistics and alignments;
-* ``raw``: arbitrary bytes as the C entry points' buffers (``align``, ``count``): they may only raise
-  ``ValueError``, never crash.
+* ``raw``: arbitrary bytes as the C entry points' buffers (``align``, ``count``), and arbitrary text, prefix
+  tables and modes to ``normalize_ascii``: they may only raise ``ValueError``, never crash.
 
 A difference raises AssertionError, which atheris reports with the input that caused it. The counts of
 inputs tried per target are printed every 1,000 inputs. ``tests/test_fuzz_native.py`` runs a short bounded session.
@@ -45,6 +47,21 @@ def check_text(fdp: atheris.FuzzedDataProvider) -> None:
     assert (nat.stats, nat.alignment, nat.score) == (py.stats, py.alignment, py.score), (hyp, ref)
 
 
+PIECES = list("aAzZs09 .,'`-\"()$;:!?/\t\n\r") + ["U.S.", "e.g.", "Mr.", "No.", "DOTMULTI", "1,000", "''", "--",
+                                                      "``", "'s", "the", "cats", "said"]
+
+
+def check_ascii(fdp: atheris.FuzzedDataProvider) -> None:
+    char = fdp.ConsumeBool()
+    hyp, ref = ("".join(PIECES[fdp.ConsumeIntInRange(0, len(PIECES) - 1)] for _ in range(fdp.ConsumeIntInRange(0, 80)))
+                for _ in range(2))
+    for text in (hyp, ref):
+        assert SCORERS["native", char].tokens(text) == SCORERS["python", char].tokens(text), text
+    py = SCORERS["python", char].sentence_score(hyp, ref)
+    nat = SCORERS["native", char].sentence_score(hyp, ref)
+    assert (nat.stats, nat.alignment, nat.score) == (py.stats, py.alignment, py.score), (hyp, ref)
+
+
 def check_tokens(fdp: atheris.FuzzedDataProvider) -> None:
     n_hyp, n_ref = fdp.ConsumeIntInRange(0, 120), fdp.ConsumeIntInRange(0, 120)
     hyp = tuple(VOCAB[fdp.ConsumeIntInRange(0, len(VOCAB) - 1)] for _ in range(n_hyp))
@@ -69,9 +86,15 @@ def check_raw(fdp: atheris.FuzzedDataProvider) -> None:
                    fdp.ConsumeIntInRange(0, 5))
     except ValueError:
         pass
+    prefixes = {fdp.ConsumeUnicode(4): fdp.ConsumeBool() for _ in range(fdp.ConsumeIntInRange(0, 3))}
+    try:
+        core.normalize_ascii(fdp.ConsumeUnicode(fdp.ConsumeIntInRange(0, 300)), prefixes,
+                             fdp.ConsumeIntInRange(-1, 3), fdp.ConsumeBool())
+    except ValueError:
+        pass
 
 
-TARGETS = (check_text, check_tokens, check_raw)
+TARGETS = (check_text, check_ascii, check_tokens, check_raw)
 
 
 def one_input(data: bytes) -> None:
