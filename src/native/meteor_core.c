@@ -586,105 +586,89 @@ static int para_matches(const Core *core, const int32_t *hyp, int32_t n_hyp, con
     return rc;
 }
 
-/* The hypothesis positions of each synset of its words: an open-addressed table from synset id to a chain
- * of positions, for the synonym matcher. */
+/* Hypothesis positions by key (a word's hash, its stem's hash, a synset id): an open-addressed table from
+ * a key to the chain of the positions added with it, the last added first; for the matchers' per-pair
+ * indexes. */
 typedef struct {
-    int64_t *key;  /* synset ids, ... */
-    int32_t *head; /* ... the first entry of their chain (-1: an empty slot) */
-    int32_t *pos, *next;
+    int64_t *key;
+    int32_t *head;       /* per slot: the first entry of its key's chain, -1: an empty slot */
+    int32_t *pos, *next; /* per entry: its position, the next entry of its chain (-1: none) */
+    int32_t n;
     uint64_t mask;
-} SynIndex;
+} ChainIndex;
 
-static void syn_index_free(SynIndex *x) {
+static void chain_index_free(ChainIndex *x) {
     free(x->key);
     free(x->head);
     free(x->pos);
     free(x->next);
 }
 
-/* 0, or -1: no memory. */
-static int syn_index_build(const Core *core, const int32_t *hyp, int32_t n_hyp, SynIndex *x) {
-    int64_t total = 0;
-    for (int32_t i = 0; i < n_hyp; i++) total += core->syn_first[hyp[i] + 1] - core->syn_first[hyp[i]];
+/* An empty index for up to `entries` entries. 0, or -1: no memory. */
+static int chain_index_init(ChainIndex *x, int64_t entries) {
     uint64_t size = 16;
-    while (size < 2 * (uint64_t)total) size *= 2;
+    while (size < 2 * (uint64_t)entries) size *= 2;
     x->key = (int64_t *)malloc(size * sizeof(int64_t));
     x->head = (int32_t *)malloc(size * sizeof(int32_t));
-    x->pos = (int32_t *)malloc(((size_t)total + 1) * sizeof(int32_t));
-    x->next = (int32_t *)malloc(((size_t)total + 1) * sizeof(int32_t));
-    if (!x->key || !x->head || !x->pos || !x->next || total > INT32_MAX) return -1;
+    x->pos = (int32_t *)malloc(((size_t)entries + 1) * sizeof(int32_t));
+    x->next = (int32_t *)malloc(((size_t)entries + 1) * sizeof(int32_t));
+    if (!x->key || !x->head || !x->pos || !x->next || entries > INT32_MAX) return -1;
+    x->n = 0;
     x->mask = size - 1;
     memset(x->head, 0xff, size * sizeof(int32_t));
-    int32_t e = 0;
+    return 0;
+}
+
+static uint64_t chain_index_slot(const ChainIndex *x, int64_t key) {
+    uint64_t at = slot_of((uint64_t)key, x->mask);
+    while (x->head[at] >= 0 && x->key[at] != key) at = (at + 1) & x->mask;
+    return at;
+}
+
+/* Adds `pos` at the head of the chain of `key` (within the entries the index was made for). */
+static void chain_index_add(ChainIndex *x, int64_t key, int32_t pos) {
+    uint64_t at = chain_index_slot(x, key);
+    x->key[at] = key;
+    x->pos[x->n] = pos;
+    x->next[x->n] = x->head[at];
+    x->head[at] = x->n++;
+}
+
+/* The first entry of the chain of `key`, or -1 (the next ones: x->next; their positions: x->pos). */
+static int32_t chain_index_first(const ChainIndex *x, int64_t key) {
+    return x->head[chain_index_slot(x, key)];
+}
+
+/* The positions of each value (hashes or stem hashes), each chain in ascending order. 0, or -1: no memory. */
+static int value_index_build(const int32_t *values, int32_t n, ChainIndex *x) {
+    if (chain_index_init(x, n)) return -1;
+    for (int32_t i = n - 1; i >= 0; i--) chain_index_add(x, values[i], i); /* added last first: ascending */
+    return 0;
+}
+
+/* The positions of each synset of the hypothesis' words. 0, or -1: no memory. */
+static int syn_index_build(const Core *core, const int32_t *hyp, int32_t n_hyp, ChainIndex *x) {
+    int64_t total = 0;
+    for (int32_t i = 0; i < n_hyp; i++) total += core->syn_first[hyp[i] + 1] - core->syn_first[hyp[i]];
+    if (chain_index_init(x, total)) return -1;
     for (int32_t i = 0; i < n_hyp; i++)
-        for (int64_t s = core->syn_first[hyp[i]]; s < core->syn_first[hyp[i] + 1]; s++) {
-            int64_t id = core->syn[s];
-            uint64_t at = slot_of((uint64_t)id, x->mask);
-            while (x->head[at] >= 0 && x->key[at] != id) at = (at + 1) & x->mask;
-            x->key[at] = id;
-            x->pos[e] = i;
-            x->next[e] = x->head[at];
-            x->head[at] = e++;
-        }
+        for (int64_t s = core->syn_first[hyp[i]]; s < core->syn_first[hyp[i] + 1]; s++)
+            chain_index_add(x, core->syn[s], i);
     return 0;
 }
 
 /* The hypothesis positions sharing a synset with token t, each once (stamp[i] = mark), into `marked`
  * (unordered); their number. */
-static int32_t syn_index_mark(const Core *core, const SynIndex *x, int32_t t, int32_t *stamp, int32_t mark,
+static int32_t syn_index_mark(const Core *core, const ChainIndex *x, int32_t t, int32_t *stamp, int32_t mark,
                               int32_t *marked) {
     int32_t n = 0;
-    for (int64_t s = core->syn_first[t]; s < core->syn_first[t + 1]; s++) {
-        int64_t id = core->syn[s];
-        uint64_t at = slot_of((uint64_t)id, x->mask);
-        while (x->head[at] >= 0 && x->key[at] != id) at = (at + 1) & x->mask;
-        for (int32_t e = x->head[at]; e >= 0; e = x->next[e])
+    for (int64_t s = core->syn_first[t]; s < core->syn_first[t + 1]; s++)
+        for (int32_t e = chain_index_first(x, core->syn[s]); e >= 0; e = x->next[e])
             if (stamp[x->pos[e]] != mark) {
                 stamp[x->pos[e]] = mark;
                 marked[n++] = x->pos[e];
             }
-    }
     return n;
-}
-
-/* The hypothesis positions of each value (a hash or a stem hash): an open-addressed table from value to a
- * chain of positions in ascending order, for the exact and stem matchers. */
-typedef struct {
-    int32_t *key, *head, *next;
-    uint64_t mask;
-} ValueIndex;
-
-static void value_index_free(ValueIndex *x) {
-    free(x->key);
-    free(x->head);
-    free(x->next);
-}
-
-/* 0, or -1: no memory. */
-static int value_index_build(const int32_t *values, int32_t n, ValueIndex *x) {
-    uint64_t size = 16;
-    while (size < 2 * (uint64_t)n) size *= 2;
-    x->key = (int32_t *)malloc(size * sizeof(int32_t));
-    x->head = (int32_t *)malloc(size * sizeof(int32_t));
-    x->next = (int32_t *)malloc(((size_t)n + 1) * sizeof(int32_t));
-    if (!x->key || !x->head || !x->next) return -1;
-    x->mask = size - 1;
-    memset(x->head, 0xff, size * sizeof(int32_t));
-    for (int32_t i = n - 1; i >= 0; i--) { /* pushed at the head: each chain ascends */
-        uint64_t at = slot_of((uint64_t)(uint32_t)values[i], x->mask);
-        while (x->head[at] >= 0 && x->key[at] != values[i]) at = (at + 1) & x->mask;
-        x->key[at] = values[i];
-        x->next[i] = x->head[at];
-        x->head[at] = i;
-    }
-    return 0;
-}
-
-/* The first position holding `value`, or -1 (the next ones: x->next). */
-static int32_t value_index_first(const ValueIndex *x, int32_t value) {
-    uint64_t at = slot_of((uint64_t)(uint32_t)value, x->mask);
-    while (x->head[at] >= 0 && x->key[at] != value) at = (at + 1) & x->mask;
-    return x->head[at];
 }
 
 /* aligner.find_candidates with the matchers of matcher.py, in the jar's order, into `out` (appended
@@ -695,8 +679,7 @@ static int find_all(Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t
     int32_t *hh = (int32_t *)malloc(((size_t)n_hyp + n_ref + 1) * 2 * sizeof(int32_t));
     int32_t *stamp = (int32_t *)calloc((size_t)n_hyp + 1, sizeof(int32_t));
     int32_t *marked = (int32_t *)malloc(((size_t)n_hyp + 1) * sizeof(int32_t));
-    SynIndex syn = {0};
-    ValueIndex by_hash = {0}, by_stem = {0};
+    ChainIndex syn = {0}, by_hash = {0}, by_stem = {0};
     int rc = 0;
     if (!hh || !stamp || !marked) {
         rc = -1;
@@ -719,16 +702,18 @@ static int find_all(Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t
         if (kind == K_PARAPHRASE) {
             rc = para_matches(core, hyp, n_hyp, ref, n_ref, mod, out);
         } else if (kind == K_EXACT || kind == K_STEM) {
-            ValueIndex *index = kind == K_EXACT ? &by_hash : &by_stem;
+            ChainIndex *index = kind == K_EXACT ? &by_hash : &by_stem;
             if (!index->key && value_index_build(kind == K_EXACT ? hh : hs, n_hyp, index)) {
                 rc = -1;
                 break;
             }
             for (int32_t j = 0; j < n_ref && !rc; j++) {
                 const int32_t r = rh[j];
-                for (int32_t i = value_index_first(index, kind == K_EXACT ? r : rs[j]); i >= 0 && !rc;
-                     i = index->next[i])
+                for (int32_t e = chain_index_first(index, kind == K_EXACT ? r : rs[j]); e >= 0 && !rc;
+                     e = index->next[e]) {
+                    const int32_t i = index->pos[e];
                     if (kind == K_EXACT || hh[i] != r) rc = cand_push(out, j, 1, i, 1, mod);
+                }
             }
         } else {
             if (!syn.key && syn_index_build(core, hyp, n_hyp, &syn)) {
@@ -758,9 +743,9 @@ done:
     free(hh);
     free(stamp);
     free(marked);
-    syn_index_free(&syn);
-    value_index_free(&by_hash);
-    value_index_free(&by_stem);
+    chain_index_free(&syn);
+    chain_index_free(&by_hash);
+    chain_index_free(&by_stem);
     return rc;
 }
 
