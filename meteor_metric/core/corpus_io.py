@@ -27,6 +27,7 @@ _HYP_KEYS = ("hypothesis", "prediction", "hyp")
 _REF_KEYS = ("references", "reference", "refs")
 _BOM = "\ufeff"
 _BOM_BYTES = _BOM.encode("utf-8")
+_BLOCK_BYTES = 1 << 20
 
 Pair = tuple[str, list[str]]
 
@@ -61,33 +62,50 @@ def decode(data: bytes, name: str) -> list[str]:
 
 
 def iter_lines(path: str) -> Iterator[str]:
-    """The lines of a UTF-8 text file, one at a time."""
+    """The lines of a UTF-8 text file, one at a time (read a block of about a megabyte at a time, cut
+    after its last ``\\n``: memory is bounded by the block and the longest line)."""
     try:
         f = open(path, "rb")
     except OSError as exc:
         raise CorpusFormatError(f"cannot read {path}: {exc.strerror}") from None
     with f:
-        number = 0
-        for raw in f:  # pieces end at b"\n"; a b"\r" inside also ends a line
-            if number == 0 and raw.startswith(_BOM_BYTES):
-                raw = raw[len(_BOM_BYTES):]
-                if not raw:
-                    continue
-            ended = raw.endswith(b"\n")
-            body = raw[:-1] if ended else raw
-            if ended and body.endswith(b"\r"):
-                body = body[:-1]  # \r\n
-            parts = body.split(b"\r")
-            if not ended and parts[-1] == b"" and len(parts) > 1:
-                parts.pop()  # a final lone \r ends the last line
-            for part in parts:
+        number = 0  # lines yielded so far
+        pending: list[bytes] = []  # the file's bytes after the last line end seen
+        while True:
+            block = f.read(_BLOCK_BYTES)
+            cut = block.rfind(b"\n") + 1
+            if block and not cut:
+                pending.append(block)
+                continue
+            chunk = b"".join([*pending, block[:cut]]) if block else b"".join(pending)
+            pending = [block[cut:]]
+            if number == 0 and chunk.startswith(_BOM_BYTES):
+                chunk = chunk[len(_BOM_BYTES):]
+            for line in _chunk_lines(chunk, number, path):
                 number += 1
-                try:
-                    line = part.decode("utf-8")
-                except UnicodeDecodeError as exc:
-                    raise CorpusFormatError(f"{path}: line {number} is not valid UTF-8 "
-                                            f"(byte {exc.start + 1} of the line)") from None
                 yield line
+            if not block:
+                return
+
+
+def _chunk_lines(chunk: bytes, number: int, path: str) -> Iterator[str]:
+    """The lines of bytes that end at a line end (or at the end of the file), ``number`` lines having come
+    before; at a byte that is not UTF-8, the lines before its own and then the error naming its line."""
+    try:
+        text = chunk.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = chunk[:exc.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        line_start = before.rfind(b"\n") + 1
+        yield from _chunk_lines(before[:line_start], number, path)
+        line = number + before.count(b"\n") + 1
+        raise CorpusFormatError(f"{path}: line {line} is not valid UTF-8 "
+                                f"(byte {len(before) - line_start + 1} of the line)") from None
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()  # the chunk ends at a line end (or is empty)
+    yield from lines
 
 
 def read_lines(path: str) -> list[str]:
@@ -109,8 +127,11 @@ def iter_pairs(hyp_lines: Iterable[str], ref_line_sets: Sequence[Iterable[str]],
     missing = object()
     quoting_seen = False
     for k, row in enumerate(zip_longest(*streams, fillvalue=missing), 1):
-        if any(x is missing for x in row):
+        if missing in row:  # (identity first: no line equals the marker)
             raise LineCountError(_count_message(k, row, streams, missing, [hyp_name, *names]))
+        if fmt == "text":
+            yield row[0], list(row[1:])
+            continue
         pair = _pair(row[0], row[1:], fmt, k, hyp_name, names)
         if fmt == "tsv":
             if k == 1:
@@ -168,8 +189,6 @@ def line_count_hints(path: str, name: Optional[str] = None) -> list[str]:
 
 def _pair(hyp_line: str, ref_lines: Sequence[str], fmt: str, k: int, hyp_name: str,
           ref_names: Sequence[str]) -> Pair:
-    if fmt == "text":
-        return hyp_line, list(ref_lines)
     if fmt == "tsv":
         fields = hyp_line.split("\t")
         if len(fields) < 2:
