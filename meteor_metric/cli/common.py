@@ -15,7 +15,7 @@ import sys
 import tempfile
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
-from typing import Iterable, Iterator, Optional
+from typing import Callable, Iterable, Iterator, Optional, TypeVar
 
 from ..core.corpus_io import (FORMATS, CorpusFormatError, LineCountError, iter_lines, iter_pairs, line_count_hints,
                               parse_json_line)
@@ -208,8 +208,13 @@ def scorer_spec(args) -> ScorerSpec:
 def configured_scorer(args) -> tuple[ScorerSpec, Scorer]:
     """The flags' scorer spec and its shared scorer."""
     spec = scorer_spec(args)
+    return spec, build_scorer(spec)
+
+
+def build_scorer(spec: ScorerSpec) -> Scorer:
+    """The spec's shared scorer (a resource that does not load: an :class:`InputError`)."""
     try:
-        return spec, spec.build()
+        return spec.build()
     except ValueError as exc:
         raise InputError(str(exc)) from None
 
@@ -328,12 +333,17 @@ class CorpusInput:
 # -- scoring -------------------------------------------------------------------------------------
 
 _worker_scorer: Optional[Scorer] = None
+_worker_error: list[Exception] = []
+T = TypeVar("T")
 
 
 def _init_worker(spec: ScorerSpec) -> None:
     global _worker_scorer
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent stops the pool
-    _worker_scorer = spec.build()
+    try:
+        _worker_scorer = spec.build()
+    except Exception as exc:  # raised with the first batch: the parent, building the same scorer, says why first
+        _worker_error.append(exc)
 
 
 def slim(segment: SegmentResult) -> SegmentResult:
@@ -341,9 +351,46 @@ def slim(segment: SegmentResult) -> SegmentResult:
     return dataclasses.replace(segment, alignment=(), hyp_tokens=(), ref_tokens=())
 
 
-def _score_batch(start: int, batch: list[tuple[str, list[str]]]) -> list[SegmentResult]:
-    """Scored segments, slimmed for the trip back to the parent process."""
-    return [slim(s) for s in _worker_scorer.score_pairs(batch, start + 1)]
+#: What a batch of scored segments is turned into where it was scored (in a worker: what travels back):
+#: ``digest(scorer, first, pairs, segments)``, ``first`` the 0-based index of the batch's first pair.
+#: It must pickle (a module-level function or an instance of a module-level class).
+Digest = Callable[[Scorer, int, list, list], T]
+
+
+def _digest_batch(start: int, batch: list[tuple[str, list[str]]], digest: Digest) -> T:
+    if _worker_error:
+        raise _worker_error[0]
+    return digest(_worker_scorer, start, batch, _worker_scorer.score_pairs(batch, start + 1))
+
+
+class WorkerPool:
+    """Processes that score batches for :func:`score_batches`, each with its own scorer of ``spec`` (building
+    one costs less CPU than inheriting the parent's, whose pages copy-on-write faults would copy). They start
+    at once, so they load their scorers while the parent builds its own and reads its input. Leaving the
+    ``with`` block on an error drops the queued batches.
+
+    The loaded objects are moved out of the cyclic collector's reach first (``gc.freeze``): the collector no
+    longer rescans them, and forked workers' collectors do not copy their pages."""
+
+    def __init__(self, spec: ScorerSpec, workers: int):
+        gc.freeze()
+        self.workers = workers
+        # concurrent.futures, not multiprocessing.Pool: Pool.terminate() can deadlock when the reader stops
+        # early (| head) while results fill its pipe; the executor's manager thread always drains them.
+        self.executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(),
+                                            initializer=_init_worker, initargs=(spec,))
+        self.executor.submit(int)  # starts the workers now
+
+    def __enter__(self) -> "WorkerPool":
+        return self
+
+    def __exit__(self, kind, value, traceback) -> None:
+        self.executor.shutdown(wait=kind is None, cancel_futures=kind is not None)
+
+
+def worker_pool(spec: ScorerSpec, workers: int) -> contextlib.AbstractContextManager[Optional[WorkerPool]]:
+    """A :class:`WorkerPool` of ``workers`` processes, or (for one) ``None`` in a ``with`` block all the same."""
+    return WorkerPool(spec, workers) if workers > 1 else contextlib.nullcontext()
 
 
 def _batches(pairs: Iterable[tuple[str, list[str]]], size: int) -> Iterator[list[tuple[str, list[str]]]]:
@@ -357,38 +404,42 @@ def _batches(pairs: Iterable[tuple[str, list[str]]], size: int) -> Iterator[list
         yield batch
 
 
-def score_stream(spec: ScorerSpec, scorer: Scorer, pairs: Iterable[tuple[str, list[str]]], workers: int = 1,
-                 batch_size: int = BATCH_SIZE) -> Iterator[tuple[SegmentResult, int]]:
-    """(segment result, number of references) in input order, from one or several processes (their
-    results come without tokens and alignments). One process scores ``BATCH_SIZE`` segments at a
-    time (:meth:`score_pairs`); with workers, batches of ``batch_size`` go to the pool and at most
-    ``4 * workers`` are in flight. Either way memory stays bounded.
-
-    The loaded objects are moved out of the cyclic collector's reach first (``gc.freeze``): the collector no
-    longer rescans them, and forked workers' collectors do not copy their pages. Each worker builds its own
-    scorer: inheriting the parent's cost more CPU (copy-on-write page faults) than building one. On the
-    44,804 WMT21 zh-en pairs this took one process from 30.9 to 26.9 CPU-seconds, and two workers (with
-    1,024-pair batches, not 200) from 37.6 to 30.2 CPU-seconds in all."""
+def score_batches(scorer: Scorer, pairs: Iterable[tuple[str, list[str]]], digest: Digest,
+                  pool: Optional[WorkerPool] = None, batch_size: int = BATCH_SIZE) -> Iterator[T]:
+    """``digest`` of each batch of scored pairs, in input order. Without a pool, ``scorer`` scores
+    ``BATCH_SIZE`` segments at a time (:meth:`score_pairs`) in this process; with one, batches of
+    ``batch_size`` go to its workers, each digests its batches (the parent receives digests, not segments:
+    for ``score``, the output text and a partial corpus sum) and at most ``4 * workers`` are in flight.
+    Either way memory stays bounded. On the 44,804 WMT21 zh-en pairs, ``gc.freeze`` first took one process
+    from 30.9 to 26.9 CPU-seconds, and 1,024-pair batches (not 200) two workers from 37.6 to 30.2."""
     gc.freeze()
-    if workers == 1:
+    if pool is None:
         for b, batch in enumerate(_batches(pairs, BATCH_SIZE)):
-            yield from zip(scorer.score_pairs(batch, b * BATCH_SIZE + 1), [len(r) for _, r in batch])
+            yield digest(scorer, b * BATCH_SIZE, batch, scorer.score_pairs(batch, b * BATCH_SIZE + 1))
         return
-    # concurrent.futures, not multiprocessing.Pool: Pool.terminate() can deadlock when the reader stops
-    # early (| head) while results fill its pipe; the executor's manager thread always drains them.
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(), initializer=_init_worker,
-                               initargs=(spec,))
+    executor = pool.executor
     try:
         pending: deque = deque()
         for b, batch in enumerate(_batches(pairs, batch_size)):
-            pending.append((pool.submit(_score_batch, b * batch_size, batch), [len(r) for _, r in batch]))
-            if len(pending) >= 4 * workers:
-                result, n_refs = pending.popleft()
-                yield from zip(result.result(), n_refs)
+            pending.append(executor.submit(_digest_batch, b * batch_size, batch, digest))
+            if len(pending) >= 4 * pool.workers:
+                yield pending.popleft().result()
         while pending:
-            result, n_refs = pending.popleft()
-            yield from zip(result.result(), n_refs)
+            yield pending.popleft().result()
     except BaseException:  # an error, or the consumer stopped (GeneratorExit): drop the queued batches
-        pool.shutdown(wait=False, cancel_futures=True)
+        executor.shutdown(wait=False, cancel_futures=True)
         raise
-    pool.shutdown()
+
+
+def slim_with_refs(scorer: Scorer, first: int, pairs: list[tuple[str, list[str]]],
+                   segments: list[SegmentResult]) -> list[tuple[SegmentResult, int]]:
+    """A digest: each segment slimmed (:func:`slim`), with its number of references."""
+    return [(slim(s), len(refs)) for s, (_, refs) in zip(segments, pairs)]
+
+
+def score_stream(scorer: Scorer, pairs: Iterable[tuple[str, list[str]]], pool: Optional[WorkerPool] = None,
+                 batch_size: int = BATCH_SIZE) -> Iterator[tuple[SegmentResult, int]]:
+    """(segment result without tokens and alignment, number of references) in input order, from this
+    process or a pool's workers (:func:`score_batches`)."""
+    for batch in score_batches(scorer, pairs, slim_with_refs, pool, batch_size):
+        yield from batch

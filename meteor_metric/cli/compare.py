@@ -134,8 +134,9 @@ def load_systems(args: argparse.Namespace) -> Systems:
                                  "a paired test needs the same segments and references")
         hypotheses[name] = hyps
     try:
-        segments = {name: [s for s, _ in cli.score_stream(spec, scorer, zip(hyps, references), args.workers)]
-                    for name, hyps in hypotheses.items()}
+        with cli.worker_pool(spec, args.workers) as pool:
+            segments = {name: [s for s, _ in cli.score_stream(scorer, zip(hyps, references), pool)]
+                        for name, hyps in hypotheses.items()}
     except ValueError as exc:
         raise cli.InputError(str(exc)) from None
     return Systems(names, hypotheses, references, segments, scorer)

@@ -8,18 +8,21 @@ import json
 import sys
 import tempfile
 from array import array
-from typing import Optional, TextIO
+from dataclasses import dataclass
+from functools import partial
+from typing import Optional, Sequence, TextIO
 
 from tqdm import tqdm
 
 from ..analysis.significance import paired_bootstrap, sample_model
 from ..core.javafmt import java_double_str
+from ..core.scorer import Accumulator
 from ..integrations.coco import TOKENIZE_OPTIONS, pretokenize, tokenized_signature
 from ..meteor15.meteor import CorpusResult, SegmentResult
 from ..profiles.registry import Scorer
 from .coco import coco_file_kind
-from .common import (EXIT_HELP, INPUT_HELP, CorpusInput, InputError, add_config_args, add_input_args, configured_scorer,
-                     digits, positive, score_stream, seed, slim)
+from .common import (EXIT_HELP, INPUT_HELP, CorpusInput, InputError, WorkerPool, add_config_args, add_input_args,
+                     build_scorer, digits, positive, score_batches, scorer_spec, seed, slim, worker_pool)
 
 SCORE_EPILOG = f"""\
 examples:
@@ -88,6 +91,79 @@ def _figures(result) -> dict:
     return {name: getattr(result, name) for name in SEGMENT_FIGURES}
 
 
+@dataclass(frozen=True)
+class RenderedBatch:
+    """A batch of segments as the writer outputs them: ``text`` for the output stream, ``spool`` for the
+    JSON spool (a stats line and the details a line), ``scores`` (JSON keeps them for ``segment_scores``)."""
+
+    count: int
+    text: str
+    spool: str
+    scores: array
+
+
+@dataclass(frozen=True)
+class SegmentFormat:
+    """How ``score`` prints segments (``--format``, ``--width``, ``--details``, ``--score-only``); it pickles,
+    so workers render their own batches."""
+
+    fmt: str
+    width: Optional[int] = None
+    details: bool = False
+    score_only: bool = False
+
+    def render(self, first: int, segments: Sequence[SegmentResult]) -> RenderedBatch:
+        """The segments numbered from ``first`` (1-based)."""
+        scores = array("d")
+        if self.score_only:
+            return RenderedBatch(len(segments), "", "", scores)
+        num = partial(number_text, width=self.width)
+        if self.fmt == "json":
+            scores.extend(s.score for s in segments)
+            # two JSON texts a line, apart by a tab (JSON escapes tabs in strings): written out as they are
+            spool = "".join(
+                f'"{s.stats.to_line()}"\t'
+                f'{json.dumps({"segment": n, "score": s.score, **_figures(s)}) if self.details else "null"}\n'
+                for n, s in enumerate(segments, first))
+            return RenderedBatch(len(segments), "", spool, scores)
+        if self.fmt == "tsv":
+            text = "".join(
+                f"{n}\t{num(s.score)}\t{s.stats.to_line()}"
+                + ("".join(f"\t{v if isinstance(v, int) else num(v)}" for v in _figures(s).values())
+                   if self.details else "") + "\n"
+                for n, s in enumerate(segments, first))
+        else:
+            text = "".join(f"Segment {n} score:\t{num(s.score)}\n" for n, s in enumerate(segments, first))
+        return RenderedBatch(len(segments), text, "", scores)
+
+
+@dataclass(frozen=True)
+class ScoredBatch:
+    """What a batch of scored pairs gives ``score`` (from a worker, or in process): the rendered segments, a
+    corpus accumulator of the batch (to merge) and, with ``keep``, the segments slimmed (for
+    ``--confidence``)."""
+
+    rendered: RenderedBatch
+    totals: Accumulator
+    kept: Optional[list[SegmentResult]]
+
+
+@dataclass(frozen=True)
+class BatchDigest:
+    """The digest (:func:`~.common.score_batches`) that ``score`` runs where a batch was scored."""
+
+    layout: SegmentFormat
+    keep: bool = False
+
+    def __call__(self, scorer: Scorer, first: int, pairs: list[tuple[str, list[str]]],
+                 segments: list[SegmentResult]) -> ScoredBatch:
+        totals = scorer.accumulator()
+        for segment, (_, refs) in zip(segments, pairs):
+            totals.add(segment, len(refs))
+        return ScoredBatch(self.layout.render(first + 1, segments), totals,
+                           [slim(s) for s in segments] if self.keep else None)
+
+
 class ScoreWriter:
     """Writes segment scores as they come and the system score at the end: text, JSON or TSV.
 
@@ -98,6 +174,7 @@ class ScoreWriter:
 
     def __init__(self, fmt: str, out: TextIO, width: Optional[int] = None, details: bool = False,
                  score_only: bool = False):
+        self.layout = SegmentFormat(fmt, width, details, score_only)
         self.fmt, self.out, self.width, self.details, self.score_only = fmt, out, width, details, score_only
         self.count = 0
         self._scores = array("d")
@@ -108,21 +185,14 @@ class ScoreWriter:
     def _num(self, value: float) -> str:
         return number_text(value, self.width)
 
-    def segment(self, s: SegmentResult) -> None:
-        self.count += 1
-        if self.score_only:
-            return
-        if self.fmt == "json":
-            self._scores.append(s.score)
-            details = {"segment": self.count, "score": s.score, **_figures(s)} if self.details else None
-            # two JSON texts a line, apart by a tab (JSON escapes tabs in strings): written out as they are
-            self._spool.write(f"{json.dumps(s.stats.to_line())}\t{json.dumps(details)}\n")
-        elif self.fmt == "tsv":
-            extra = "".join(f"\t{v if isinstance(v, int) else self._num(v)}" for v in _figures(s).values()) \
-                if self.details else ""
-            self.out.write(f"{self.count}\t{self._num(s.score)}\t{s.stats.to_line()}{extra}\n")
-        else:
-            self.out.write(f"Segment {self.count} score:\t{self._num(s.score)}\n")
+    def write(self, batch: RenderedBatch) -> None:
+        """Write segments rendered by :attr:`layout` (numbered after those written)."""
+        self.count += batch.count
+        self._scores.extend(batch.scores)
+        if batch.spool:
+            self._spool.write(batch.spool)
+        if batch.text:
+            self.out.write(batch.text)
 
     def finish(self, corpus: CorpusResult, ci: Optional[tuple[float, float]] = None) -> None:
         """The system score (with its 95% confidence interval when ``ci`` is given)."""
@@ -151,14 +221,14 @@ class ScoreWriter:
         if ci:
             head["ci95"] = list(ci)
         out.write(json.dumps(head)[:-1] + ', "segment_scores": [')
-        out.write(", ".join(json.dumps(x) for x in self._scores))
+        out.write(", ".join(map(float.__repr__, self._scores)))  # json.dumps of a finite float
         for key, column in (("segment_stats", 0), ("segments", 1)):
             if column and not self.details:
                 continue
             out.write(f'], "{key}": [')
             self._spool.seek(0)
-            for k, line in enumerate(self._spool):
-                out.write((", " if k else "") + line.rstrip("\n").split("\t", 1)[column])
+            for k, lines in enumerate(iter(lambda: self._spool.readlines(1 << 20), [])):
+                out.write((", " if k else "") + ", ".join(line.rstrip("\n").split("\t", 1)[column] for line in lines))
         self._spool.close()
         out.write(f'], "signature": {json.dumps(corpus.signature, ensure_ascii=False)}}}\n')
 
@@ -186,7 +256,12 @@ def _refuse_coco_file(hyp: str) -> None:
 
 def run(args, out: TextIO) -> None:
     _refuse_coco_file(args.hyp)
-    spec, scorer = configured_scorer(args)
+    spec = scorer_spec(args)
+    with worker_pool(spec, args.workers) as pool:  # the workers load while this process reads the input
+        _score(args, out, build_scorer(spec), pool)
+
+
+def _score(args, out: TextIO, scorer: Scorer, pool: Optional[WorkerPool]) -> None:
     if args.confidence:
         try:
             sample_model(scorer)  # fail before any output if the configuration has no bootstrap
@@ -198,16 +273,18 @@ def run(args, out: TextIO) -> None:
         writer = ScoreWriter(args.format, out, args.width, args.details, args.score_only)
         totals = scorer.accumulator()
         kept: list[SegmentResult] = []
+        digest = BatchDigest(writer.layout, keep=args.confidence)
         with tqdm(total=corpus.n_segments, unit="seg", file=sys.stderr, disable=not show, mininterval=0.5,
                   desc="METEOR") as bar:
             try:
-                pairs = (pretokenize(h, r, args.tokenize) for h, r in corpus.pairs())
-                for segment, n_refs in score_stream(spec, scorer, pairs, args.workers):
-                    totals.add(segment, n_refs)
-                    writer.segment(segment)
-                    if args.confidence:
-                        kept.append(slim(segment))
-                    bar.update()
+                pairs = corpus.pairs() if args.tokenize == "none" else (
+                    pretokenize(h, r, args.tokenize) for h, r in corpus.pairs())
+                for batch in score_batches(scorer, pairs, digest, pool):
+                    totals.merge(batch.totals)
+                    writer.write(batch.rendered)
+                    if batch.kept is not None:
+                        kept += batch.kept
+                    bar.update(batch.rendered.count)
             except ValueError as exc:  # a segment the scorer refuses (the message names it)
                 raise InputError(str(exc)) from None
         result = totals.result()

@@ -25,11 +25,25 @@ T = TypeVar("T")
 
 
 class Accumulator(ABC):
-    """A running corpus result: segments in one at a time."""
+    """A running corpus result: segments in one at a time.
+
+    Accumulators of consecutive parts of a corpus merge (:meth:`merge`, in corpus order) into the
+    accumulator of the whole: worker processes each sum a batch, the parent merges the batches. An
+    accumulator pickles without its scorer (its counts only), so it travels back from a worker cheaply; one
+    unpickled can be merged but gives no result."""
+
+    _scorer: "Scorer"
 
     @abstractmethod
     def add(self, segment: SegmentResult, n_refs: int) -> None:
         """Add one scored segment and its number of references."""
+
+    @abstractmethod
+    def merge(self, other: "Accumulator") -> None:
+        """Add what ``other`` (an accumulator of the same kind, of the segments after these) has added."""
+
+    def __getstate__(self) -> dict:
+        return {name: value for name, value in vars(self).items() if name != "_scorer"}
 
     @abstractmethod
     def result(self, segments: tuple[SegmentResult, ...] = ()) -> CorpusResult:
@@ -142,6 +156,12 @@ class SummedStatsAccumulator(Accumulator):
     def add(self, segment: SegmentResult, n_refs: int) -> None:
         self._stats.add(segment.stats)
         self._n_refs.add(n_refs)
+
+    def merge(self, other: Accumulator) -> None:
+        if not isinstance(other, SummedStatsAccumulator):
+            raise TypeError(f"cannot merge a {type(other).__name__} into a SummedStatsAccumulator")
+        self._stats.merge(other._stats)
+        self._n_refs |= other._n_refs
 
     def result(self, segments: tuple[SegmentResult, ...] = ()) -> CorpusResult:
         if not self._stats.count:

@@ -167,28 +167,41 @@ class StatsTotal:
 
     def add(self, s: MeteorStats) -> None:
         """Add one segment; a perfect segment's chunks are not added (unless told otherwise)."""
-        if self.exclude_perfect_chunks:
-            s = s.corpus_contribution()
+        tc, rc, tf, rf = s.test_content_matches, s.ref_content_matches, s.test_function_matches, s.ref_function_matches
+        chunks = s.chunks
+        if chunks == 1 and self.exclude_perfect_chunks and _perfect(sum(tc) + sum(tf), sum(rc) + sum(rf),
+                                                                     s.test_length, s.ref_length, chunks):
+            chunks = 0  # corpus_contribution()
         self.count += 1
         v = self._scalars
         v[0] += s.test_length
         v[1] += s.ref_length
         v[2] += s.test_function_words
         v[3] += s.ref_function_words
-        v[4] += s.chunks
+        v[4] += chunks
         v[5] += s.test_word_matches
         v[6] += s.ref_word_matches
         v[7] += s.crossings
         v[8] += s.match_pairs
         slots = self._slots
-        for k, values in enumerate((s.test_content_matches, s.ref_content_matches, s.test_function_matches,
-                                    s.ref_function_matches)):
+        for k, values in enumerate((tc, rc, tf, rf)):
             slot = slots[k]
             if len(values) < len(slot):
                 values = (*values, *[0] * (len(slot) - len(values)))
             elif len(values) > len(slot):
                 slot.extend([0] * (len(values) - len(slot)))
             slots[k] = list(map(add, slot, values))
+
+    def merge(self, other: "StatsTotal") -> None:
+        """Add another running sum (of other segments, under the same rule), as if its segments had been
+        added here."""
+        if other.exclude_perfect_chunks != self.exclude_perfect_chunks:
+            raise ValueError("cannot merge sums that treat perfect segments' chunks differently")
+        self.count += other.count
+        self._scalars = list(map(add, self._scalars, other._scalars))
+        for k, (mine, theirs) in enumerate(zip(self._slots, other._slots)):
+            longer, shorter = (mine, theirs) if len(mine) >= len(theirs) else (theirs, mine)
+            self._slots[k] = list(map(add, longer, [*shorter, *[0] * (len(longer) - len(shorter))]))
 
     @property
     def total(self) -> MeteorStats:

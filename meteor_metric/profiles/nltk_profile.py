@@ -226,6 +226,14 @@ class NltkAccumulator(Accumulator):
         self._stats.add(segment.stats)
         self._n_refs.add(n_refs)
 
+    def merge(self, other: Accumulator) -> None:
+        if not isinstance(other, NltkAccumulator):
+            raise TypeError(f"cannot merge a {type(other).__name__} into an NltkAccumulator")
+        for values, more in zip(self._values, other._values):
+            values.extend(more)
+        self._stats.merge(other._stats)
+        self._n_refs |= other._n_refs
+
     def result(self, segments: tuple[SegmentResult, ...] = ()) -> CorpusResult:
         if not self._stats.count:
             raise ValueError("cannot score an empty corpus: give at least one hypothesis")

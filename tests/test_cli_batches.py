@@ -1,0 +1,131 @@
+"""Scoring in batches (``--workers``): each worker renders its batches and sums them; the parent merges the
+sums and writes the text. Oracle: the jar's scores and stats lines of the bundled examples
+(examples/jar-scores.json). Also the block reader of corpus files (Java's readLine line ends)."""
+
+import json
+import pickle
+import random
+from pathlib import Path
+
+import pytest
+
+from meteor_metric import Meteor
+from meteor_metric.cli.common import score_batches, score_stream, worker_pool
+from meteor_metric.cli.score import BatchDigest, SegmentFormat
+from meteor_metric.core import corpus_io
+from meteor_metric.core.corpus_io import CorpusFormatError, iter_lines, read_lines
+from meteor_metric.core.javafmt import java_split_lines
+from meteor_metric.core.stats import MeteorStats, StatsTotal
+from meteor_metric.meteor15.paraphrase import ParaphraseTableNotFound
+from meteor_metric.profiles.registry import scorer_spec
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+JAR = json.loads((EXAMPLES / "jar-scores.json").read_text(encoding="utf-8"))["two_refs"]
+PAIRS = [(h, [r1, r2]) for h, r1, r2 in zip(*(read_lines(str(EXAMPLES / name))
+                                               for name in ("hyp.txt", "ref.txt", "ref2.txt")))]
+
+
+@pytest.fixture(scope="module")
+def meteor_spec():
+    try:
+        Meteor()
+    except ParaphraseTableNotFound as exc:
+        pytest.skip(f"no English paraphrase table installed: {exc}")
+    return scorer_spec("meteor-1.5")
+
+
+def _run(spec, workers: int, layout: SegmentFormat, batch_size: int):
+    scorer = spec.build()
+    totals, text, spool = scorer.accumulator(), [], []
+    with worker_pool(spec, workers) as pool:
+        for batch in score_batches(scorer, PAIRS, BatchDigest(layout, keep=True), pool, batch_size):
+            totals.merge(batch.totals)
+            text.append(batch.rendered.text)
+            spool.append(batch.rendered.spool)
+            assert len(batch.kept) == batch.rendered.count and batch.kept[0].alignment == ()
+    return totals.result(), "".join(text), "".join(spool)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_merged_batches_give_the_jars_numbers(meteor_spec, workers):
+    # 100 segments in batches of 7 (in one process: of BATCH_SIZE, one batch)
+    result, text, _ = _run(meteor_spec, workers, SegmentFormat("tsv"), batch_size=7)
+    assert abs(result.score - JAR["final_score"]) <= 1e-12
+    rows = [line.split("\t") for line in text.splitlines()]
+    assert [int(r[0]) for r in rows] == list(range(1, 101))
+    assert [r[2] for r in rows] == JAR["stats_lines"]
+    assert all(abs(float(r[1]) - s) <= 1e-12 for r, s in zip(rows, JAR["segment_scores"]))
+    _, _, spool = _run(meteor_spec, workers, SegmentFormat("json", details=True), batch_size=7)
+    lines = [line.split("\t") for line in spool.splitlines()]
+    assert [json.loads(stats) for stats, _ in lines] == JAR["stats_lines"]
+    assert [json.loads(details)["segment"] for _, details in lines] == list(range(1, 101))
+
+
+def test_nltk_batches_merge_to_the_mean_of_the_corpus():
+    spec = scorer_spec("nltk")
+    scorer = spec.build()
+    whole = scorer.corpus_score([h for h, _ in PAIRS], [r for _, r in PAIRS])
+    result, _, _ = _run(spec, 2, SegmentFormat("text"), batch_size=9)
+    assert result.score == whole.score and result.stats == whole.stats  # the same np.mean, in corpus order
+
+
+def test_an_accumulator_travels_without_its_scorer(meteor_spec):
+    scorer = meteor_spec.build()
+    part = scorer.accumulator()
+    for segment, n_refs in score_stream(scorer, PAIRS[:5]):
+        part.add(segment, n_refs)
+    copy = pickle.loads(pickle.dumps(part))
+    assert not hasattr(copy, "_scorer")
+    whole = scorer.accumulator()
+    whole.merge(copy)
+    assert whole.result().stats == part.result().stats
+    with pytest.raises(TypeError, match="cannot merge"):
+        whole.merge(scorer_spec("nltk").build().accumulator())
+
+
+def test_stats_totals_merge_as_if_added_one_by_one():
+    def stats(n, k):
+        return MeteorStats(n, n, 0, 0, (n,) * k, (n,) * k, (0,) * k, (0,) * k, 1, n, n)
+    items = [stats(3, 1), stats(2, 2), stats(4, 3), MeteorStats(5, 6, 1, 1, (2,), (2,), (0,), (0,), 2, 2, 2)]
+    for exclude in (True, False):
+        one, first, second = StatsTotal(exclude), StatsTotal(exclude), StatsTotal(exclude)
+        for s in items:
+            one.add(s)
+        for s in items[:2]:
+            first.add(s)
+        for s in items[2:]:
+            second.add(s)
+        first.merge(second)
+        assert first.total == one.total and first.count == one.count
+    with pytest.raises(ValueError, match="perfect"):
+        StatsTotal(True).merge(StatsTotal(False))
+
+
+PIECES = [b"a", b"bc", b"\n", b"\r", b"\r\n", b"\xef\xbb\xbf", "\u00e9".encode(), "\u4e2d".encode(), b" ",
+          "\u2028".encode(), b"\x00"]
+
+
+@pytest.mark.parametrize("block", [1, 2, 3, 7, 1 << 20])
+def test_block_reader_ends_lines_as_java(tmp_path, monkeypatch, block):
+    """Lines end at \\n, \\r and \\r\\n (Java's readLine) wherever the blocks are cut: as java_split_lines
+    splits the whole text; a BOM is dropped only at the start."""
+    monkeypatch.setattr(corpus_io, "_BLOCK_BYTES", block)
+    rng = random.Random(block)
+    path = tmp_path / "lines.txt"
+    for _ in range(300):
+        data = b"".join(rng.choice(PIECES) for _ in range(rng.randrange(0, 30)))
+        path.write_bytes(data)
+        text = data.decode("utf-8")
+        assert list(iter_lines(str(path))) == java_split_lines(text[1:] if text.startswith("\ufeff") else text)
+
+
+@pytest.mark.parametrize("block", [1, 5, 1 << 20])
+def test_block_reader_names_the_line_of_a_bad_byte(tmp_path, monkeypatch, block):
+    monkeypatch.setattr(corpus_io, "_BLOCK_BYTES", block)
+    path = tmp_path / "bad.txt"
+    path.write_bytes(b"\xef\xbb\xbfok\r\nfine\rba\xffd\nlater\n")
+    lines = []
+    with pytest.raises(CorpusFormatError, match=r"bad.txt: line 3 is not valid UTF-8 \(byte 3 of the line\)"):
+        for line in iter_lines(str(path)):
+            lines.append(line)
+    assert lines == ["ok", "fine"]  # the lines before it come first
