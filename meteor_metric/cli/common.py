@@ -364,10 +364,9 @@ def _digest_batch(start: int, batch: list[tuple[str, list[str]]], digest: Digest
 
 
 class WorkerPool:
-    """Processes that score batches for :func:`score_batches`, each with its own scorer of ``spec`` (building
-    one costs less CPU than inheriting the parent's, whose pages copy-on-write faults would copy). They start
-    at once, so they load their scorers while the parent builds its own and reads its input. Leaving the
-    ``with`` block on an error drops the queued batches.
+    """Processes that score batches for :func:`score_batches` with the scorer of ``spec``: forked workers
+    inherit the parent's when it was built first (the registry's shared scorer), others build their own. They
+    start at once. Leaving the ``with`` block on an error drops the queued batches.
 
     The loaded objects are moved out of the cyclic collector's reach first (``gc.freeze``): the collector no
     longer rescans them, and forked workers' collectors do not copy their pages."""

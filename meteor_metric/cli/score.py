@@ -257,8 +257,9 @@ def _refuse_coco_file(hyp: str) -> None:
 def run(args, out: TextIO) -> None:
     _refuse_coco_file(args.hyp)
     spec = scorer_spec(args)
-    with worker_pool(spec, args.workers) as pool:  # the workers load while this process reads the input
-        _score(args, out, build_scorer(spec), pool)
+    scorer = build_scorer(spec)
+    with worker_pool(spec, args.workers) as pool:  # forked workers inherit the scorer
+        _score(args, out, scorer, pool)
 
 
 def _score(args, out: TextIO, scorer: Scorer, pool: Optional[WorkerPool]) -> None:
