@@ -27,7 +27,7 @@ _HYP_KEYS = ("hypothesis", "prediction", "hyp")
 _REF_KEYS = ("references", "reference", "refs")
 _BOM = "\ufeff"
 _BOM_BYTES = _BOM.encode("utf-8")
-_BLOCK_BYTES = 1 << 20
+_BLOCK_BYTES = 1 << 16
 
 Pair = tuple[str, list[str]]
 
@@ -62,7 +62,7 @@ def decode(data: bytes, name: str) -> list[str]:
 
 
 def iter_lines(path: str) -> Iterator[str]:
-    """The lines of a UTF-8 text file, one at a time (read a block of about a megabyte at a time, cut
+    """The lines of a UTF-8 text file, one at a time (read in blocks of 64 KiB, each cut
     after its last ``\\n``: memory is bounded by the block and the longest line)."""
     try:
         f = open(path, "rb")
