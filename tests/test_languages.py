@@ -73,7 +73,11 @@ def test_language_config(lang, name, scorer):
 TOKEN_FILES = sorted(LANG_DIR.glob("*.tokens.jsonl.gz"))
 
 
-@pytest.mark.parametrize("path", TOKEN_FILES, ids=[p.name.split(".")[0] for p in TOKEN_FILES])
+QUOTE_TOKENS = LANG_DIR.parent / "quotes" / "en.tokens.jsonl.gz"  # English MT output with curly quotes
+
+
+@pytest.mark.parametrize("path", TOKEN_FILES + [QUOTE_TOKENS],
+                         ids=[p.name.split(".")[0] for p in TOKEN_FILES] + ["en-quotes"])
 def test_normalized_tokens(path):
     """-norm / -norm -noPunct tokens of every text equal the jar's (its -writeAlignments output)."""
     wrong = []

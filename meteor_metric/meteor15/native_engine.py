@@ -73,18 +73,37 @@ def resolve_engine(impl: Optional[str] = None) -> str:
     return "python"
 
 
+#: Curly quotes and the ASCII quotes the normalizer turns them into (step 5 of the jar's normalizer: ‘ ’ -> ',
+#: “ ” -> " with spaces around, and before that steps 2-4 treat ‘ ’ as ' and separate “ ” as they do ").
+#: Replaced first, they leave the tokens as they are and the line to the compiled port; 17 % of the WMT21
+#: zh-en sentences have one (the commonest characters outside ASCII there).
+ASCII_QUOTES = (("\u2018", "'"), ("\u2019", "'"), ("\u201c", '"'), ("\u201d", '"'))
+
+
+def replace_quotes(line: str) -> str:
+    """``line`` with its curly quotes replaced by :data:`ASCII_QUOTES` (str.replace: a dict given to
+    str.translate takes 16 us for a 220-character line, these four 1 us)."""
+    for curly, ascii_quote in ASCII_QUOTES:
+        line = line.replace(curly, ascii_quote)
+    return line
+
+
 def ascii_normalizer(language: str, keep_punct: bool) -> Callable[[str], Optional[tuple[str, ...]]]:
     """The compiled port (src/native/normalize_ascii.h) of ``tokenize(java_lower(normalize_line(line,
     language, keep_punct)))`` for a language the jar normalizes: a function of a line giving its tokens, or
-    None for a line the port does not take (not printable ASCII, or with a run of dots), which the Python
-    functions normalize."""
+    None for a line the port does not take (not printable ASCII once curly quotes are mapped to
+    :data:`ASCII_QUOTES`, or with a run of dots), which the Python functions normalize."""
     if meteor_core is None:
         raise RuntimeError(f"the native engine is not available: {LOAD_ERROR}")
     short = normalize_language(language)
     prefixes = nonbreaking_prefixes(short)
     apostrophes = {"en": 0, "fr": 1}.get(short, 2)
     normalize = meteor_core.normalize_ascii
-    return lambda line: normalize(line, prefixes, apostrophes, keep_punct)
+
+    def tokens(line: str) -> Optional[tuple[str, ...]]:
+        return normalize(line if line.isascii() else replace_quotes(line), prefixes, apostrophes, keep_punct)
+
+    return tokens
 
 
 def raise_over_candidate_limit(limit: int, where: str) -> None:
