@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
+from operator import attrgetter
 from typing import TYPE_CHECKING, Optional, Sequence
 
 from ..core.alignment import Match
@@ -347,12 +348,16 @@ class Meteor(SummedStatsScorer):
               aligned: Sequence[tuple[MeteorStats, tuple[Match, ...]]]) -> SegmentResult:
         """The segment result against its best reference (the first of the best scores, as the jar), from the
         statistics and alignment against each reference."""
-        scored = [(ref_tokens, stats, alignment, self.score_stats(stats))
-                  for ref_tokens, (stats, alignment) in zip(refs, aligned)]
-        k, (ref_tokens, stats, alignment, metrics) = first_best(scored, lambda c: c[3].score)
+        p = self.params  # (statistics of this engine: as many module slots as modules, unlike score_stats' input)
+        options = (p.weights, p.alpha, p.beta, p.gamma, p.delta, p.fragmentation)
+        if len(aligned) == 1:
+            k, metrics = 0, compute_metrics(aligned[0][0], *options)
+        else:
+            k, metrics = first_best([compute_metrics(stats, *options) for stats, _ in aligned], attrgetter("score"))
+        stats, alignment = aligned[k]
         return SegmentResult(metrics.score, metrics.precision, metrics.recall, metrics.fmean,
                              metrics.fragmentation_penalty, stats.chunks, stats, k, alignment,
-                             hyp_tokens, ref_tokens, self.signature)
+                             hyp_tokens, refs[k], self.signature)
 
     def align_tokens(self, hyp: tuple[str, ...], ref: tuple[str, ...]) -> tuple[MeteorStats, tuple[Match, ...]]:
         """Statistics and alignment of a hypothesis and a reference already tokenized (:meth:`tokens`)."""

@@ -222,8 +222,8 @@ class NativeEngine:
         if done is None:
             raise_over_candidate_limit(max_candidates, where)
         alignment, fields, n_candidates = done
-        crossings = count_crossings(alignment) if self._crossings else (0, 0)
-        return MeteorStats(*fields, *crossings), alignment, n_candidates
+        stats = MeteorStats(*fields, *count_crossings(alignment)) if self._crossings else MeteorStats(*fields)
+        return stats, alignment, n_candidates
 
     def count(self, hyp: Sequence[str], ref: Sequence[str], matches: Sequence[Match]) -> MeteorStats:
         """:meth:`.statistics.StatsCounter.count`, in C."""
