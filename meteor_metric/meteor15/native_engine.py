@@ -187,10 +187,11 @@ class NativeEngine:
         """Puts a token in a table (if another thread has not): its stem, synsets and function-word flag
         from the Python functions (the core computes its Java hashes, length and paraphrase vocabulary id)."""
         core, numbers, fresh = table
-        synsets = (sorted(numbers[s] if s in numbers else numbers.setdefault(s, next(fresh))
-                          for s in self._synsets(token)) if self._synsets else ())
+        # each synset's number: the first one given to it (setdefault is atomic; a number drawn and not kept
+        # is skipped: only equality matters)
+        synsets = list(map(numbers.setdefault, self._synsets(token), fresh)) if self._synsets else ()  # (C sorts)
         core.add_token(token, self._stem(token) if self._stem else None, synsets,
-                       self._counter.function_flags((token,))[0])
+                       self._counter.is_function_word(token))
 
     def pair(self, hyp: tuple[str, ...], ref: tuple[str, ...], max_candidates: Optional[int] = None,
              where: str = "the hypothesis and reference", used: int = 0) -> tuple[MeteorStats, tuple[Match, ...], int]:

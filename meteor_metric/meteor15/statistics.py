@@ -38,9 +38,10 @@ class StatsCounter:
 
     def function_flags(self, tokens: Sequence[str]) -> list[bool]:
         """Whether each token is a function word (the jar lowercases the token for this test)."""
-        return cached_map(tokens, self._function_cache, self._is_function_word)
+        return cached_map(tokens, self._function_cache, self.is_function_word)
 
-    def _is_function_word(self, token: str) -> bool:
+    def is_function_word(self, token: str) -> bool:
+        """Whether one token is a function word (uncached)."""
         return java_lower(token) in self._function_words
 
     def count(self, hyp: Sequence[str], ref: Sequence[str], matches: Sequence[Match]) -> MeteorStats:
