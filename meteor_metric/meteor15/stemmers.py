@@ -43,13 +43,15 @@ import threading
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
-from typing import Callable
-
-from snowballstemmer.among import Among
-from snowballstemmer.basestemmer import BaseStemmer
+from typing import TYPE_CHECKING, Callable
 
 from ..core.javafmt import java_string_hash
 from ..resources import resource_path
+
+if TYPE_CHECKING:  # snowballstemmer is imported when a pure-Python stemmer is first needed: importing
+    # it imports every language (about 20,000 objects for the garbage collector to scan)
+    from snowballstemmer.among import Among
+    from snowballstemmer.basestemmer import BaseStemmer
 
 try:
     from importlib.metadata import version as _version
@@ -87,6 +89,8 @@ def _snowball_module(language: str, private: bool = False) -> ModuleType:
 
 def _table(entries: list[tuple[str, int]]) -> list[Among]:
     """A backward Snowball among table (sorted on reversed strings, with suffix links)."""
+    from snowballstemmer.among import Among
+
     entries = sorted(entries, key=lambda e: e[0][::-1])
     table = []
     for i, (s, result) in enumerate(entries):
@@ -237,7 +241,8 @@ class _StemCache(dict):
 
     def __init__(self, language: str):
         super().__init__()
-        self._stemmer = _stemmer_class(language)()
+        self._language = language
+        self._stemmer: BaseStemmer | None = None  # the pure-Python one, made when first needed
         self._fast = _pystemmer.Stemmer(language) if _pystemmer and language in FAST_LANGUAGES else None
         self._lock = threading.Lock()
 
@@ -258,6 +263,8 @@ class _StemCache(dict):
         if astral:
             text = _utf16(text)
         with self._lock:
+            if self._stemmer is None:
+                self._stemmer = _stemmer_class(self._language)()
             text = self._stemmer.stemWord(text)
         if astral:
             text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
