@@ -9,8 +9,8 @@ Each input is decoded into one of three targets:
 
 * ``text``: a hypothesis and a reference (arbitrary Unicode) scored by both engines in the default
   configuration and in character mode: statistics, alignment and score must be identical;
-* ``ascii``: printable-ASCII text built from pieces the normalizer treats specially (what the compiled
-  normalizer takes; ``text`` rarely draws it): identical tokens, statistics, alignment and score;
+* ``ascii``: printable-ASCII text and curly quotes, built from pieces the normalizer treats specially (what the
+  compiled normalizer takes; ``text`` rarely draws it): identical tokens, statistics, alignment and score;
 * ``tokens``: token sequences drawn from a small vocabulary with exact, stem, synonym and paraphrase
   matches (long, repetitive inputs reach the beam search's pruning): identical statistics and alignments;
 * ``raw``: arbitrary bytes as the C entry points' buffers (``align``, ``count``), and arbitrary text, prefix
@@ -48,7 +48,8 @@ def check_text(fdp: atheris.FuzzedDataProvider) -> None:
 
 
 PIECES = list("aAzZs09 .,'`-\"()$;:!?/\t\n\r") + ["U.S.", "e.g.", "Mr.", "No.", "DOTMULTI", "1,000", "''", "--",
-                                                      "``", "'s", "the", "cats", "said"]
+                                                      "``", "'s", "the", "cats", "said",
+                                                      "\u2018", "\u2019", "\u201c", "\u201d"]  # curly quotes too
 
 
 def check_ascii(fdp: atheris.FuzzedDataProvider) -> None:
