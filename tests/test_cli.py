@@ -109,11 +109,8 @@ REFS = [read_lines(str(EXAMPLES / name)) for name in ("ref.txt", "ref2.txt")]
 
 
 @pytest.fixture(scope="module")
-def paraphrase_table():
-    try:
-        Meteor()
-    except ParaphraseTableNotFound as exc:
-        pytest.skip(f"no English paraphrase table installed: {exc}")
+def paraphrase_table(default_meteor):
+    """Skips where no English paraphrase table is installed."""
 
 
 def _cli(args, stdin=None) -> subprocess.CompletedProcess:

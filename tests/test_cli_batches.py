@@ -9,14 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from meteor_metric import Meteor
 from meteor_metric.cli.common import score_batches, score_stream, worker_pool
 from meteor_metric.cli.score import BatchDigest, SegmentFormat
 from meteor_metric.core import corpus_io
 from meteor_metric.core.corpus_io import CorpusFormatError, iter_lines, read_lines
 from meteor_metric.core.javafmt import java_split_lines
 from meteor_metric.core.stats import MeteorStats, StatsTotal
-from meteor_metric.meteor15.paraphrase import ParaphraseTableNotFound
 from meteor_metric.profiles.registry import scorer_spec
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -26,12 +24,8 @@ PAIRS = [(h, [r1, r2]) for h, r1, r2 in zip(*(read_lines(str(EXAMPLES / name))
 
 
 @pytest.fixture(scope="module")
-def meteor_spec():
-    try:
-        Meteor()
-    except ParaphraseTableNotFound as exc:
-        pytest.skip(f"no English paraphrase table installed: {exc}")
-    return scorer_spec("meteor-1.5")
+def meteor_spec(default_meteor):
+    return scorer_spec("meteor-1.5")  # (default_meteor: skips where no English paraphrase table is installed)
 
 
 def _run(spec, workers: int, layout: SegmentFormat, batch_size: int):

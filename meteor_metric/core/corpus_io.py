@@ -100,12 +100,7 @@ def _chunk_lines(chunk: bytes, number: int, path: str) -> Iterator[str]:
         line = number + before.count(b"\n") + 1
         raise CorpusFormatError(f"{path}: line {line} is not valid UTF-8 "
                                 f"(byte {len(before) - line_start + 1} of the line)") from None
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()  # the chunk ends at a line end (or is empty)
-    yield from lines
+    yield from java_split_lines(text)
 
 
 def read_lines(path: str) -> list[str]:

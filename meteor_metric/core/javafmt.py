@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import math
-import re
 from decimal import Decimal
-
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
 
 def java_double_str(x: float) -> str:
     """Format like Java's ``Double.toString`` (shortest digits): ``19.0``, ``0.85``, ``9.5E-4``, ``1.0E7``."""
@@ -70,8 +66,11 @@ def utf16_len(s: str) -> int:
 
 
 def java_split_lines(text: str) -> list[str]:
-    """Lines as Java's ``BufferedReader.readLine`` returns them: breaks are \\n, \\r or \\r\\n only."""
-    lines = _LINE_BREAK.split(text)
-    if lines and lines[-1] == "":
+    """Lines as Java's ``BufferedReader.readLine`` returns them: breaks are \\n, \\r or \\r\\n only (a final
+    break ends the last line)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if lines[-1] == "":
         lines.pop()
     return lines

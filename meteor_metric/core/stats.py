@@ -167,11 +167,9 @@ class StatsTotal:
 
     def add(self, s: MeteorStats) -> None:
         """Add one segment; a perfect segment's chunks are not added (unless told otherwise)."""
-        tc, rc, tf, rf = s.test_content_matches, s.ref_content_matches, s.test_function_matches, s.ref_function_matches
         chunks = s.chunks
-        if chunks == 1 and self.exclude_perfect_chunks and _perfect(sum(tc) + sum(tf), sum(rc) + sum(rf),
-                                                                     s.test_length, s.ref_length, chunks):
-            chunks = 0  # corpus_contribution()
+        if chunks == 1 and self.exclude_perfect_chunks and s.is_perfect:  # corpus_contribution()
+            chunks = 0
         self.count += 1
         v = self._scalars
         v[0] += s.test_length
@@ -184,13 +182,9 @@ class StatsTotal:
         v[7] += s.crossings
         v[8] += s.match_pairs
         slots = self._slots
-        for k, values in enumerate((tc, rc, tf, rf)):
-            slot = slots[k]
-            if len(values) < len(slot):
-                values = (*values, *[0] * (len(slot) - len(values)))
-            elif len(values) > len(slot):
-                slot.extend([0] * (len(values) - len(slot)))
-            slots[k] = list(map(add, slot, values))
+        for k, values in enumerate((s.test_content_matches, s.ref_content_matches, s.test_function_matches,
+                                    s.ref_function_matches)):
+            slots[k] = _add_slots(slots[k], values)
 
     def merge(self, other: "StatsTotal") -> None:
         """Add another running sum (of other segments, under the same rule), as if its segments had been
@@ -199,9 +193,7 @@ class StatsTotal:
             raise ValueError("cannot merge sums that treat perfect segments' chunks differently")
         self.count += other.count
         self._scalars = list(map(add, self._scalars, other._scalars))
-        for k, (mine, theirs) in enumerate(zip(self._slots, other._slots)):
-            longer, shorter = (mine, theirs) if len(mine) >= len(theirs) else (theirs, mine)
-            self._slots[k] = list(map(add, longer, [*shorter, *[0] * (len(longer) - len(shorter))]))
+        self._slots = [_add_slots(mine, theirs) for mine, theirs in zip(self._slots, other._slots)]
 
     @property
     def total(self) -> MeteorStats:
@@ -210,3 +202,10 @@ class StatsTotal:
         t_len, r_len, t_fw, r_fw, chunks, t_wm, r_wm, crossings, pairs = self._scalars
         tc, rc, tf, rf = (tuple(slot) for slot in self._slots)
         return MeteorStats(t_len, r_len, t_fw, r_fw, tc, rc, tf, rf, chunks, t_wm, r_wm, crossings, pairs)
+
+
+def _add_slots(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    """Per-module counts added slot by slot; the shorter side's missing slots count 0."""
+    if len(a) < len(b):
+        a, b = b, a
+    return list(map(add, a, (*b, *[0] * (len(a) - len(b)))))

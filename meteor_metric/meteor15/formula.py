@@ -45,7 +45,7 @@ def compute_metrics(stats: MeteorStats, weights: Sequence[float],
     chunks = stats.chunks
     if fragmentation == "crossings":
         frag = stats.crossings / stats.match_pairs if stats.match_pairs else 0.0
-    elif chunks == 1 and sum(tc) + sum(tf) == t_len and sum(rc) + sum(rf) == r_len:  # stats.is_perfect
+    elif chunks == 1 and stats.is_perfect:  # (only a one-chunk segment can be: the sums wait till then)
         frag = 0.0
     else:
         frag = java_div(float(chunks), (stats.test_word_matches + stats.ref_word_matches) / 2)

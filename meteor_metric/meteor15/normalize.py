@@ -15,6 +15,7 @@ import threading
 import unicodedata
 from typing import Dict, FrozenSet, List, Set
 
+from ..core.javafmt import java_split_lines
 from ..core.languages import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, normalize_language
 from ..resources import resource_path
 
@@ -196,17 +197,6 @@ def _word_boundaries(text: str) -> Set[int]:
 # Resources
 # ---------------------------------------------------------------------------------------------
 
-_JAVA_LINE_BREAK = re.compile("\r\n|\r|\n")
-
-
-def _java_read_lines(data: str) -> List[str]:
-    """Lines as ``BufferedReader.readLine`` yields them (a final line break ends the last line)."""
-    lines = _JAVA_LINE_BREAK.split(data)
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
-
-
 _CACHE_LOCK = threading.Lock()
 _PREFIXES: Dict[str, Dict[str, bool]] = {}
 _FUNCTION_WORDS: Dict[str, FrozenSet[str]] = {}
@@ -222,7 +212,7 @@ def nonbreaking_prefixes(short: str) -> Dict[str, bool]:
     table = _PREFIXES.get(short)
     if table is None:
         table = {}
-        for line in _java_read_lines(_read_resource("nonbreaking", LANGUAGE_NAMES[short] + ".prefixes")):
+        for line in java_split_lines(_read_resource("nonbreaking", LANGUAGE_NAMES[short] + ".prefixes")):
             fields = tokenize(line)
             if not fields or fields[0].startswith("#"):
                 continue
@@ -237,7 +227,7 @@ def load_function_words(language: str = "en") -> FrozenSet[str]:
     short = normalize_language(language)
     words = _FUNCTION_WORDS.get(short)
     if words is None:
-        words = frozenset(_java_read_lines(_read_resource("function", LANGUAGE_NAMES[short] + ".words")))
+        words = frozenset(java_split_lines(_read_resource("function", LANGUAGE_NAMES[short] + ".words")))
         with _CACHE_LOCK:
             words = _FUNCTION_WORDS.setdefault(short, words)
     return words
