@@ -140,8 +140,12 @@ class SynonymMatcher:
 
     kind = "synonym"
 
-    def __init__(self, synsets: Callable[[str], frozenset]):
+    def __init__(self, synsets: Callable[[str], frozenset], lookup: Optional[Callable[[str], frozenset]] = None):
+        """``synsets``: a word's synset ids; ``lookup``: the same, not cached (:attr:`lookup`; default
+        ``synsets``)."""
         self._synsets = synsets
+        #: a word's synset ids computed afresh, for callers that keep them (the compiled core's token table)
+        self.lookup = synsets if lookup is None else lookup
         self._ref_index = lru_cache(maxsize=_REF_INDEX_CACHE)(self._index)
 
     def synsets(self, word: str) -> frozenset:

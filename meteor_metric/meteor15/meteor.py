@@ -203,7 +203,8 @@ class Meteor(SummedStatsScorer):
             from .synonyms import SynonymTable
 
             self._resource_ids.append("syn:wn30")
-            return SynonymMatcher(SynonymTable.english().synsets)
+            table = SynonymTable.english()
+            return SynonymMatcher(table.synsets, table.lookup)
         from .paraphrase import load_paraphrase_table
 
         table = load_paraphrase_table(lang, self.params.paraphrase_table, cache_dir)

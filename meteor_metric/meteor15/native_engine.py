@@ -169,7 +169,7 @@ class NativeEngine:
             isinstance(m, ParaphraseMatcher) and m.table.empty_paraphrase for m in matchers)
         self._kinds = bytes(kinds) if self.whole_pair else b""
         self._stem = next((m.stem for m in matchers if type(m) is StemMatcher), None)
-        self._synsets = next((m.synsets for m in matchers if type(m) is SynonymMatcher), None)
+        self._synsets = next((m.lookup for m in matchers if type(m) is SynonymMatcher), None)
         table = next((m.table for m in matchers if type(m) is ParaphraseMatcher), None)
         self._vocabulary = table.vocabulary if table is not None else None
         self._para_arrays = table.index_arrays() if table is not None else None

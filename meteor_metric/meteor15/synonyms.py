@@ -115,25 +115,32 @@ class SynonymTable:
         return ""
 
     def synsets(self, word: str) -> frozenset[int]:
-        """The jar's synonym ids of a token: its own synsets and those of its base forms.
-
-        Base forms are the exception list's entries for the token if it has any, else ``morph(word)``.
-        Lookups are case-sensitive, as in the jar.
-        """
+        """The jar's synonym ids of a token: its own synsets and those of its base forms (:meth:`lookup`,
+        cached)."""
         cached = self._cache.get(word)
         if cached is not None:
             return cached
-        ids = self._ids
-        found = ids.get(word, "").split()
-        bases = self._bases.get(word)
-        for base in (self.morph(word),) if bases is None else bases:
-            found += ids.get(base, "").split()
-        result = frozenset(map(int, found))
+        result = self.lookup(word)
         cache = self._cache
         if len(cache) >= _CACHE_LIMIT:
             cache.clear()
         cache[word] = result
         return result
+
+    def lookup(self, word: str) -> frozenset[int]:
+        """:meth:`synsets` computed afresh, for a caller that keeps each word's ids itself (the compiled
+        core's token table): a cached frozenset per word would be one more object per word for the garbage
+        collector to scan.
+
+        Base forms are the exception list's entries for the token if it has any, else ``morph(word)``.
+        Lookups are case-sensitive, as in the jar.
+        """
+        ids = self._ids
+        found = ids.get(word, "").split()
+        bases = self._bases.get(word)
+        for base in (self.morph(word),) if bases is None else bases:
+            found += ids.get(base, "").split()
+        return frozenset(map(int, found))
 
 
 _ENGLISH: Optional[SynonymTable] = None
