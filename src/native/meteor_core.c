@@ -1197,9 +1197,13 @@ static PyObject *py_normalize_ascii(PyObject *self, PyObject *args) {
         for (size_t i = 0, k = 0; result && i < a.n; k++) {
             size_t start = i;
             while (i < a.n && a.s[i] != ' ') i++;
-            PyObject *token = PyUnicode_FromStringAndSize(a.s + start, (Py_ssize_t)(i - start));
-            if (!token) Py_CLEAR(result);
-            else PyTuple_SET_ITEM(result, (Py_ssize_t)k, token);
+            PyObject *token = PyUnicode_New((Py_ssize_t)(i - start), 127); /* ASCII: no decoding needed */
+            if (!token) {
+                Py_CLEAR(result);
+            } else {
+                memcpy(PyUnicode_1BYTE_DATA(token), a.s + start, i - start);
+                PyTuple_SET_ITEM(result, (Py_ssize_t)k, token);
+            }
             i++;
         }
     }

@@ -74,7 +74,10 @@ static int replace_c(const Text *t, const char *old, const char *new_s, Text *ou
     out->n = 0;
     size_t old_n = strlen(old), new_n = strlen(new_s), pos = 0;
     for (size_t i = 0; i + old_n <= t->n;) {
-        if (!memcmp(t->s + i, old, old_n)) {
+        const char *at = (const char *)memchr(t->s + i, old[0], t->n - i - old_n + 1); /* old's first char */
+        if (!at) break;
+        i = (size_t)(at - t->s);
+        if (!memcmp(at, old, old_n)) {
             if (text_add(out, t->s + pos, i - pos) || text_add(out, new_s, new_n)) return -1;
             i += old_n;
             pos = i;
@@ -83,6 +86,18 @@ static int replace_c(const Text *t, const char *old, const char *new_s, Text *ou
         }
     }
     return text_add(out, t->s + pos, t->n - pos);
+}
+
+/* Whether t contains `sub` (at least one character). */
+static int text_contains(const Text *t, const char *sub) {
+    size_t n = strlen(sub);
+    for (size_t i = 0; i + n <= t->n;) {
+        const char *at = (const char *)memchr(t->s + i, sub[0], t->n - i - n + 1);
+        if (!at) return 0;
+        if (!memcmp(at, sub, n)) return 1;
+        i = (size_t)(at - t->s) + 1;
+    }
+    return 0;
 }
 
 /* normalize._split_apostrophes into out. */
@@ -115,12 +130,19 @@ static int is_delimiter(char c) { return c == ' ' || c == '\t' || c == '\n' || c
 /* StringTokenizer's tokens of t joined by single spaces, into out. */
 static int join_tokens(const Text *t, Text *out) {
     out->n = 0;
+    if (text_reserve(out, t->n)) return -1; /* never longer than t */
+    char *to = out->s;
     for (size_t i = 0; i < t->n;) {
         while (i < t->n && is_delimiter(t->s[i])) i++;
         size_t start = i;
         while (i < t->n && !is_delimiter(t->s[i])) i++;
-        if (i > start && ((out->n && text_add(out, " ", 1)) || text_add(out, t->s + start, i - start))) return -1;
+        if (i > start) {
+            if (to != out->s) *to++ = ' ';
+            memcpy(to, t->s + start, i - start);
+            to += i - start;
+        }
     }
+    out->n = (size_t)(to - out->s);
     return 0;
 }
 
@@ -176,14 +198,21 @@ static int normalize_ascii_c(const char *line, size_t n, PyObject *prefixes, int
     }
     /* 1-2. wrap in spaces; separate symbols */
     a->n = 0;
-    if (text_add(a, " ", 1)) return -1;
+    if (text_reserve(a, 3 * n + 2)) return -1;
+    char *to = a->s;
+    *to++ = ' ';
     for (size_t i = 0; i < n; i++) {
         char c = line[i];
-        int keep = is_alnum(c) || strchr(" \t\n\r.'`,-", c) != NULL;
-        char sym[3] = {' ', c, ' '};
-        if (keep ? text_add(a, &c, 1) : text_add(a, sym, 3)) return -1;
+        if (is_alnum(c) || (c != 0 && strchr(" \t\n\r.'`,-", c) != NULL)) {
+            *to++ = c;
+        } else {
+            *to++ = ' ';
+            *to++ = c;
+            *to++ = ' ';
+        }
     }
-    if (text_add(a, " ", 1)) return -1;
+    *to++ = ' ';
+    a->n = (size_t)(to - a->s);
     Text *w = a, *o = b, *swap;
 #define STEP(call)            \
     do {                      \
@@ -201,10 +230,10 @@ static int normalize_ascii_c(const char *line, size_t n, PyObject *prefixes, int
     /* 5. quotes */
     for (size_t i = 0; i < w->n; i++)
         if (w->s[i] == '`') w->s[i] = '\'';
-    STEP(replace_c(w, "''", " \" ", o));
+    if (text_contains(w, "''")) STEP(replace_c(w, "''", " \" ", o));
     /* 6-7. dashes; hyphens between words */
     if (text_has(w, '-')) {
-        STEP(replace_c(w, "--", "-", o));
+        if (text_contains(w, "--")) STEP(replace_c(w, "--", "-", o));
         STEP(sub_around_c(w, '-', CLASS_ALNUM_DOT, 1, CLASS_ALNUM, 1, " ", o));
     }
     /* 8. apostrophes */
@@ -223,8 +252,7 @@ static int normalize_ascii_c(const char *line, size_t n, PyObject *prefixes, int
     }
 #undef STEP
     /* 10. the jar would unescape dot runs here */
-    for (size_t i = 0; i + 8 <= w->n; i++)
-        if (!memcmp(w->s + i, "DOTMULTI", 8)) return 1;
+    if (text_contains(w, "DOTMULTI")) return 1;
     /* 11. optional punctuation removal: the runs of ALNUM, joined by single spaces */
     if (!keep_punct) {
         o->n = 0;
