@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from operator import add
+from dataclasses import dataclass, fields
+from operator import add, attrgetter
 from typing import Iterable, Sequence
 
 from .javafmt import java_double_str
@@ -152,6 +152,10 @@ def _check_totals(v: list[int]) -> None:
         if n > limit:
             raise ValueError(f"impossible statistics: {n} {what} but {limit} {limit_name}; "
                              "is this a METEOR stats line (the jar's -ssOut order)?")
+
+
+#: A MeteorStats' fields as a plain tuple, in declaration order (``MeteorStats(*stats_values(s)) == s``).
+stats_values = attrgetter(*(f.name for f in fields(MeteorStats)))
 
 
 class StatsTotal:

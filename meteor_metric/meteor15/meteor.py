@@ -20,7 +20,7 @@ from ..core.javafmt import java_split_lines
 from ..core.languages import LANGUAGE_NAMES
 from ..core.results import CorpusResult, Metrics, SegmentResult
 from ..core.scorer import SummedStatsScorer, first_best, pairwise_matrix
-from ..core.stats import MeteorStats
+from ..core.stats import MeteorStats, stats_values
 from .aligner import align, find_candidates
 from .formula import compute_metrics
 from .limits import MAX_SEGMENT_CANDIDATES, MAX_SEGMENT_CHARS, check_candidates, check_chars, check_limit
@@ -160,8 +160,9 @@ class Meteor(SummedStatsScorer):
                               if self._native is not None and params.normalization in ("norm", "norm_nopunct")
                               else None)
         self._preprocess = lru_cache(maxsize=_TEXT_CACHE_SIZE)(self._preprocess_uncached)
-        self._pair_cache: dict[tuple[tuple[str, ...], tuple[str, ...]],
-                               tuple[MeteorStats, tuple[Match, ...], int]] = {}
+        # (statistics as a plain tuple of their fields, alignment, candidate count): plain tuples of ints and
+        # untracked Matches, which the garbage collector stops scanning; a MeteorStats is remade on a hit
+        self._pair_cache: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[tuple, tuple[Match, ...], int]] = {}
         self._base_signature = "|".join((
             f"meteor-{METEOR_VERSION}",
             f"lang:{params.language}",
@@ -369,7 +370,7 @@ class Meteor(SummedStatsScorer):
         """Statistics, alignment and number of candidate matches of a token-sequence pair (a pure function of
         the two, so cached); past ``max_segment_candidates`` with ``used`` (the segment's candidates against
         its earlier references) the limit's ``ValueError`` naming ``where``."""
-        done = self._pair_cache.get((hyp, ref))
+        done = self._cached((hyp, ref))
         if done is None:
             if self._native is not None:
                 done = self._store((hyp, ref), self._native.pair(hyp, ref, self.max_segment_candidates, where, used))
@@ -415,7 +416,7 @@ class Meteor(SummedStatsScorer):
             used = 0
             for k, ref in enumerate(refs):
                 pair, where = (hyp, ref), prefix + _pairs_named(k)
-                known = done.get(pair) or self._pair_cache.get(pair)
+                known = done.get(pair) or self._cached(pair)
                 if known is not None:
                     done[pair] = known
                     used += known[2]
@@ -449,10 +450,17 @@ class Meteor(SummedStatsScorer):
 
     def _store(self, pair: tuple[tuple[str, ...], tuple[str, ...]],
                done: tuple[MeteorStats, tuple[Match, ...], int]) -> tuple[MeteorStats, tuple[Match, ...], int]:
+        """Keeps a pair's statistics, alignment and candidate count (at most ``_PAIR_CACHE_SIZE`` pairs)."""
         if len(self._pair_cache) >= _PAIR_CACHE_SIZE:
             self._pair_cache.clear()
-        self._pair_cache[pair] = done
+        stats, alignment, found = done
+        self._pair_cache[pair] = (stats_values(stats), alignment, found)
         return done
+
+    def _cached(self, pair: tuple[tuple[str, ...], tuple[str, ...]]) -> Optional[tuple[MeteorStats, tuple[Match, ...], int]]:
+        """What :meth:`_store` kept for a pair, or None."""
+        kept = self._pair_cache.get(pair)
+        return None if kept is None else (MeteorStats(*kept[0]), kept[1], kept[2])
 
 
 def _pairs_named(k: int) -> str:

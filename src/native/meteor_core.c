@@ -970,6 +970,10 @@ static PyObject *score_pair(Core *core, const int32_t *hyp, int32_t n_hyp, const
         if (!m) goto done;
         PyTuple_SET_ITEM(alignment, k, m);
     }
+    /* a tuple of untracked Matches, in no cycle either; the collector would keep it tracked (it does not
+     * untrack a tuple holding instances of a tuple subclass) */
+    if (((PyTypeObject *)core->match_type)->tp_dictoffset == 0 && PyObject_GC_IsTracked(alignment))
+        PyObject_GC_UnTrack(alignment);
     for (int32_t k = 0; k < n_hyp; k++) {
         sizes[k] = core->char_based ? core->u16[hyp[k]] : 1;
         flags[k] = core->fw[hyp[k]];
