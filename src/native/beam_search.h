@@ -53,6 +53,29 @@ static inline void NAMED(beam_offer)(NAMED(Succ) *best, int32_t *n_best, int32_t
     *n_best = n + 1;
 }
 
+/* Offers a parent's skip (or carry) after every candidate successor was offered: it goes before a successor
+ * with a smaller key, or the same key and a later parent (those came after it in aligner._branch's order;
+ * the candidates of its own and earlier parents came before it), and before nothing else. */
+static inline void NAMED(skip_offer)(NAMED(Succ) *best, int32_t *n_best, int32_t beam, KEY key, int32_t parent,
+                                     int32_t cand) {
+#define GOES_BEFORE(e) (key < (e).key || (key == (e).key && parent < (e).parent))
+    int32_t n = *n_best;
+    if (n == beam) {
+        if (!GOES_BEFORE(best[n - 1])) return;
+        n--;
+    }
+    int32_t at = n;
+    while (at > 0 && GOES_BEFORE(best[at - 1])) {
+        best[at] = best[at - 1];
+        at--;
+    }
+#undef GOES_BEFORE
+    best[at].key = key;
+    best[at].parent = parent;
+    best[at].cand = cand;
+    *n_best = n + 1;
+}
+
 /* aligner._search: the best path's history entry (-1: no match chosen), -2 on memory exhaustion.
  * fixed[j]: the fixed candidate at reference position j, -1: none. */
 static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32_t *ref_cover, History *hs) {
@@ -72,11 +95,12 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
     NAMED(Path) *cur_paths = (NAMED(Path) *)malloc((size_t)beam * sizeof(NAMED(Path)));
     NAMED(Path) *next_paths = (NAMED(Path) *)malloc((size_t)beam * sizeof(NAMED(Path)));
     NAMED(Succ) *best = (NAMED(Succ) *)malloc((size_t)beam * sizeof(NAMED(Succ)));
+    KEY *skip_key = (KEY *)malloc((size_t)beam * sizeof(KEY)); /* each parent's skip, found with its candidates */
     uint64_t *cur_bits = (uint64_t *)calloc((size_t)beam * (size_t)words, sizeof(uint64_t));
     uint64_t *next_bits = (uint64_t *)calloc((size_t)beam * (size_t)words, sizeof(uint64_t));
     unsigned char *inside = (unsigned char *)calloc((size_t)n_ref + 1, 1);
     int32_t *last_after = (int32_t *)malloc(((size_t)n_ref + 1) * sizeof(int32_t));
-    if (!gain_key || !distance || !span_word || !span_mask || !cur_paths || !next_paths || !best || !cur_bits || !next_bits || !inside ||
+    if (!gain_key || !distance || !span_word || !span_mask || !cur_paths || !next_paths || !best || !skip_key || !cur_bits || !next_bits || !inside ||
         !last_after)
         goto done;
     for (int32_t i = 0; i < p->n_cand; i++) {
@@ -142,14 +166,18 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
         KEY floor = 0;
         for (int32_t i = lo; i < hi; i++)
             if (gain_key[i] < floor) floor = gain_key[i];
-        int32_t n_best = 0;
+        /* The candidate successors first, parent by parent (kept among themselves as the sort keeps them), then
+         * the skips and carries: a skip is worse than its parent's candidates by about a match's gain, so
+         * offered in between, each candidate successor moved past the skips of the parents before it. */
+        int32_t n_best = 0, n_branched = 0; /* n_branched: parents whose candidates were offered */
         for (int32_t k = 0; k < n_paths; k++) {
             const NAMED(Path) *q = &cur_paths[k];
-            /* every successor of this path and of the later ones is >= q->key + floor */
+            /* every candidate successor of this path and of the later ones is >= q->key + floor */
             const KEY bound = n_best == beam ? best[beam - 1].key : chunk_radix;
             if (floor >= bound - q->key) break;
-            if (q->ref_end > c) { /* inside a multi-word match this path chose earlier */
-                NAMED(beam_offer)(best, &n_best, beam, q->key, k, CARRY);
+            n_branched = k + 1;
+            if (q->ref_end > c) { /* inside a multi-word match this path chose earlier: carried as it is */
+                skip_key[k] = q->key;
                 continue;
             }
             const uint64_t *qbits = cur_bits + (size_t)q->slot * words;
@@ -162,8 +190,24 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
                 NAMED(beam_offer)(best, &n_best, beam, q->key + delta, k, i);
             }
             /* the skip: the parent itself, its open chunk closed */
-            NAMED(beam_offer)(best, &n_best, beam, q->key + parent_distance + (q->last != -1 ? dist_radix : 0), k,
-                       SKIP);
+            skip_key[k] = q->key + parent_distance + (q->last != -1 ? dist_radix : 0);
+        }
+        for (int32_t k = 0; k < n_paths; k++) {
+            const NAMED(Path) *q = &cur_paths[k];
+            /* a skip or carry is >= its parent's key, and the parents are sorted */
+            if (n_best == beam && q->key > best[beam - 1].key) break;
+            const int carry = q->ref_end > c;
+            KEY key = q->key;
+            if (k < n_branched) {
+                key = skip_key[k];
+            } else if (!carry) {
+                const uint64_t *qbits = cur_bits + (size_t)q->slot * words;
+                for (int32_t i = lo; i < hi; i++)
+                    if (!(span_mask[i] ? (qbits[span_word[i]] & span_mask[i]) != 0 : span_used(qbits, HS(p, i), HL(p, i))))
+                        key += distance[i];
+                if (q->last != -1) key += dist_radix;
+            }
+            NAMED(skip_offer)(best, &n_best, beam, key, k, carry ? CARRY : SKIP);
         }
         for (int32_t k = 0; k < n_best; k++) {
             const NAMED(Succ) *s = &best[k];
@@ -217,6 +261,7 @@ done:
     free(cur_paths);
     free(next_paths);
     free(best);
+    free(skip_key);
     free(cur_bits);
     free(next_bits);
     free(inside);
