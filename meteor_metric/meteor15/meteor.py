@@ -160,9 +160,10 @@ class Meteor(SummedStatsScorer):
                               if self._native is not None and params.normalization in ("norm", "norm_nopunct")
                               else None)
         self._preprocess = lru_cache(maxsize=_TEXT_CACHE_SIZE)(self._preprocess_uncached)
-        # (statistics as a plain tuple of their fields, alignment, candidate count): plain tuples of ints and
-        # untracked Matches, which the garbage collector stops scanning; a MeteorStats is remade on a hit
-        self._pair_cache: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[tuple, tuple[Match, ...], int]] = {}
+        # (the statistics' fields..., alignment, candidate count): one flat tuple of ints, tuples of ints and
+        # (native) untracked Matches, which the garbage collector untracks in its first pass and then never
+        # scans again; a MeteorStats is made from the fields on a hit
+        self._pair_cache: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple] = {}
         self._base_signature = "|".join((
             f"meteor-{METEOR_VERSION}",
             f"lang:{params.language}",
@@ -454,13 +455,13 @@ class Meteor(SummedStatsScorer):
         if len(self._pair_cache) >= _PAIR_CACHE_SIZE:
             self._pair_cache.clear()
         stats, alignment, found = done
-        self._pair_cache[pair] = (stats_values(stats), alignment, found)
+        self._pair_cache[pair] = stats_values(stats) + (alignment, found)
         return done
 
     def _cached(self, pair: tuple[tuple[str, ...], tuple[str, ...]]) -> Optional[tuple[MeteorStats, tuple[Match, ...], int]]:
         """What :meth:`_store` kept for a pair, or None."""
         kept = self._pair_cache.get(pair)
-        return None if kept is None else (MeteorStats(*kept[0]), kept[1], kept[2])
+        return None if kept is None else (MeteorStats(*kept[:-2]), kept[-2], kept[-1])
 
 
 def _pairs_named(k: int) -> str:

@@ -256,6 +256,7 @@ static PyObject *int_tuple(const int64_t *v, int n) {
         }
         PyTuple_SET_ITEM(t, k, x);
     }
+    PyObject_GC_UnTrack(t); /* ints only: what CPython's collector would do in its next pass, done now */
     return t;
 }
 
@@ -316,6 +317,7 @@ static PyObject *counts_tuple(const Counts *c, int n_modules) {
         result = Py_BuildValue("(LLLLOOOOLLL)", (long long)c->t_len, (long long)c->r_len, (long long)c->t_fun,
                                (long long)c->r_fun, t[0], t[1], t[2], t[3], (long long)c->chunks,
                                (long long)c->hyp_words, (long long)c->ref_words);
+    if (result) PyObject_GC_UnTrack(result); /* ints and the untracked tuples above */
     for (int k = 0; k < 4; k++) Py_XDECREF(t[k]);
     return result;
 }
