@@ -25,6 +25,7 @@ from .limits import check_candidates
 from .matcher import ExactMatcher, Matcher, ParaphraseMatcher, StemMatcher, SynonymMatcher
 from .normalize import nonbreaking_prefixes
 from .statistics import StatsCounter, count_crossings
+from .synonyms import SynonymTable
 
 try:
     from . import meteor_core
@@ -170,15 +171,18 @@ class NativeEngine:
         self._kinds = bytes(kinds) if self.whole_pair else b""
         self._stem = next((m.stem for m in matchers if type(m) is StemMatcher), None)
         self._synsets = next((m.lookup for m in matchers if type(m) is SynonymMatcher), None)
+        # WordNet's synset ids are ints (byte offsets) the core takes as they are; others (OMW's names) are
+        # numbered per table
+        self._numbered = not isinstance(getattr(self._synsets, "__self__", None), SynonymTable)
         table = next((m.table for m in matchers if type(m) is ParaphraseMatcher), None)
         self._vocabulary = table.vocabulary if table is not None else None
         self._para_arrays = table.index_arrays() if table is not None else None
         self._new_table()
 
     def _new_table(self) -> None:
-        """A fresh token table (the core), with the numbering of synset ids its tokens share (WordNet
-        offsets or OMW names as small ints; only equality matters to the matcher). Replaced as one value, so
-        a thread scoring with the old table keeps the old numbering."""
+        """A fresh token table (the core), with the numbering of synset ids its tokens share (OMW names as
+        small ints; only equality matters to the matcher). Replaced as one value, so a thread scoring with the
+        old table keeps the old numbering."""
         core = (meteor_core.Core(self._kinds, bytes(self._aligner.exact), self._beam_size, self._char_based,
                                  Match, self._para_arrays, self._vocabulary) if self.whole_pair else None)
         self._table: tuple = (core, {}, count())
@@ -187,9 +191,9 @@ class NativeEngine:
         """Puts a token in a table (if another thread has not): its stem, synsets and function-word flag
         from the Python functions (the core computes its Java hashes, length and paraphrase vocabulary id)."""
         core, numbers, fresh = table
-        # each synset's number: the first one given to it (setdefault is atomic; a number drawn and not kept
-        # is skipped: only equality matters)
-        synsets = list(map(numbers.setdefault, self._synsets(token), fresh)) if self._synsets else ()  # (C sorts)
+        synsets = self._synsets(token) if self._synsets else ()  # (C sorts them)
+        if self._numbered:  # each synset's number: the first one given to it (setdefault is atomic; a number
+            synsets = list(map(numbers.setdefault, synsets, fresh))  # drawn and not kept is skipped)
         core.add_token(token, self._stem(token) if self._stem else None, synsets,
                        self._counter.is_function_word(token))
 
