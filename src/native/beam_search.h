@@ -85,24 +85,33 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
     for (int32_t i = 0; i < p->n_cand; i++) dist_sum += distance_of(p, i);
     const KEY dist_radix = dist_sum;
     const KEY chunk_radix = (KEY)(n_ref + 2) * dist_radix;
-    KEY *gain_key = (KEY *)malloc(((size_t)p->n_cand + 1) * sizeof(KEY)); /* -gain * chunk_radix */
-    KEY *distance = (KEY *)malloc(((size_t)p->n_cand + 1) * sizeof(KEY));
-    /* a candidate's hypothesis words as one bitset word and mask (mask 0: a span across words) */
-    int32_t *span_word = (int32_t *)malloc(((size_t)p->n_cand + 1) * sizeof(int32_t));
-    uint64_t *span_mask = (uint64_t *)malloc(((size_t)p->n_cand + 1) * sizeof(uint64_t));
-
+    const size_t n_cand = (size_t)p->n_cand + 1, n_slots = (size_t)beam, n_pos = (size_t)n_ref + 1;
+    KEY *gain_key, *distance, *skip_key;
+    int32_t *span_word, *last_after;
+    uint64_t *span_mask, *cur_bits, *next_bits;
+    NAMED(Path) *cur_paths, *next_paths;
+    NAMED(Succ) *best;
+    unsigned char *inside;
+    Carve block = {NULL, 0}; /* every array in one allocation: measured, then handed out */
+    for (int pass = 0; pass < 2; pass++) {
+        gain_key = (KEY *)carve(&block, n_cand, sizeof(KEY)); /* -gain * chunk_radix */
+        distance = (KEY *)carve(&block, n_cand, sizeof(KEY));
+        /* a candidate's hypothesis words as one bitset word and mask (mask 0: a span across words) */
+        span_word = (int32_t *)carve(&block, n_cand, sizeof(int32_t));
+        span_mask = (uint64_t *)carve(&block, n_cand, sizeof(uint64_t));
+        cur_paths = (NAMED(Path) *)carve(&block, n_slots, sizeof(NAMED(Path)));
+        next_paths = (NAMED(Path) *)carve(&block, n_slots, sizeof(NAMED(Path)));
+        best = (NAMED(Succ) *)carve(&block, n_slots, sizeof(NAMED(Succ)));
+        skip_key = (KEY *)carve(&block, n_slots, sizeof(KEY)); /* each parent's skip, found with its candidates */
+        cur_bits = (uint64_t *)carve(&block, n_slots * (size_t)words, sizeof(uint64_t));
+        next_bits = (uint64_t *)carve(&block, n_slots * (size_t)words, sizeof(uint64_t));
+        inside = (unsigned char *)carve(&block, n_pos, 1);
+        last_after = (int32_t *)carve(&block, n_pos, sizeof(int32_t));
+        if (pass == 0 && !carve_allocate(&block)) return -2;
+    }
     int64_t result = -2;
-    NAMED(Path) *cur_paths = (NAMED(Path) *)malloc((size_t)beam * sizeof(NAMED(Path)));
-    NAMED(Path) *next_paths = (NAMED(Path) *)malloc((size_t)beam * sizeof(NAMED(Path)));
-    NAMED(Succ) *best = (NAMED(Succ) *)malloc((size_t)beam * sizeof(NAMED(Succ)));
-    KEY *skip_key = (KEY *)malloc((size_t)beam * sizeof(KEY)); /* each parent's skip, found with its candidates */
-    uint64_t *cur_bits = (uint64_t *)calloc((size_t)beam * (size_t)words, sizeof(uint64_t));
-    uint64_t *next_bits = (uint64_t *)calloc((size_t)beam * (size_t)words, sizeof(uint64_t));
-    unsigned char *inside = (unsigned char *)calloc((size_t)n_ref + 1, 1);
-    int32_t *last_after = (int32_t *)malloc(((size_t)n_ref + 1) * sizeof(int32_t));
-    if (!gain_key || !distance || !span_word || !span_mask || !cur_paths || !next_paths || !best || !skip_key || !cur_bits || !next_bits || !inside ||
-        !last_after)
-        goto done;
+    memset(cur_bits, 0, (size_t)words * sizeof(uint64_t)); /* the first path's words */
+    memset(inside, 0, n_pos);
     for (int32_t i = 0; i < p->n_cand; i++) {
         gain_key[i] = -(KEY)gain_of(p, i) * chunk_radix;
         distance[i] = distance_of(p, i);
@@ -254,17 +263,6 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
         result = n_paths > 0 ? cur_paths[best].hist : -1;
     }
 done:
-    free(gain_key);
-    free(distance);
-    free(span_word);
-    free(span_mask);
-    free(cur_paths);
-    free(next_paths);
-    free(best);
-    free(skip_key);
-    free(cur_bits);
-    free(next_bits);
-    free(inside);
-    free(last_after);
+    free(block.base);
     return result;
 }

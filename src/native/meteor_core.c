@@ -82,6 +82,26 @@ static int32_t distance_of(const Problem *p, int32_t i) {
     return d < 0 ? -d : d;
 }
 
+/* Several arrays in one allocation: carve() hands out 16-byte-aligned pieces of a block. Called once with
+ * base NULL it only measures; carve_allocate() then gets the block and the same calls hand it out. */
+typedef struct {
+    char *base;
+    size_t used;
+} Carve;
+
+static void *carve(Carve *c, size_t count, size_t size) {
+    size_t at = (c->used + 15) & ~(size_t)15;
+    c->used = at + count * size;
+    return c->base ? c->base + at : NULL;
+}
+
+/* 1 with the block allocated (and the measure reset), 0 without memory. */
+static int carve_allocate(Carve *c) {
+    c->base = (char *)malloc(c->used ? c->used : 1);
+    c->used = 0;
+    return c->base != NULL;
+}
+
 #define KEY int64_t
 #define NAMED(x) x##_64
 #include "beam_search.h"
@@ -107,11 +127,12 @@ static int64_t search(const Problem *p, const int32_t *fixed, const int32_t *ref
  * number, -1 on memory exhaustion. */
 static int32_t align_problem(const Problem *p, int32_t *out) {
     int32_t n_out = -1;
-    int32_t *hyp_cover = (int32_t *)calloc((size_t)p->n_hyp + 1, sizeof(int32_t));
-    int32_t *ref_cover = (int32_t *)calloc((size_t)p->n_ref + 1, sizeof(int32_t));
-    int32_t *fixed = (int32_t *)malloc(((size_t)p->n_ref + 1) * sizeof(int32_t));
+    /* the hypothesis and reference cover counts (zeroed) and the fixed candidates, in one allocation */
+    int32_t *hyp_cover = (int32_t *)calloc((size_t)p->n_hyp + 2 * (size_t)p->n_ref + 3, sizeof(int32_t));
+    int32_t *ref_cover = hyp_cover ? hyp_cover + p->n_hyp + 1 : NULL;
+    int32_t *fixed = hyp_cover ? ref_cover + p->n_ref + 1 : NULL;
     History hs = {NULL, 0, 0};
-    if (!hyp_cover || !ref_cover || !fixed) goto done;
+    if (!hyp_cover) goto done;
     for (int32_t i = 0; i < p->n_cand; i++) {
         for (int32_t k = HS(p, i); k < HS(p, i) + HL(p, i); k++) hyp_cover[k]++;
         for (int32_t k = RS(p, i); k < RS(p, i) + RL(p, i); k++) ref_cover[k]++;
@@ -141,8 +162,6 @@ static int32_t align_problem(const Problem *p, int32_t *out) {
         if (fixed[j] >= 0) out[n_out++] = fixed[j];
 done:
     free(hyp_cover);
-    free(ref_cover);
-    free(fixed);
     free(hs.h);
     return n_out;
 }
