@@ -17,9 +17,9 @@ import warnings
 import numpy as np
 
 from .correlation import kendall, pearson
+from .objectives import OBJECTIVES
 from .vectorized import StatsTable, corpus_scores, segment_scores
 
-OBJECTIVES = ("seg-kendall", "sys-pearson")
 PARAM_NAMES = ("alpha", "beta", "gamma", "delta")
 #: Search box: alpha, beta, gamma, delta, then each free module weight (beta is unbounded in theory).
 PARAM_BOUNDS = ((0.0, 1.0), (0.0, 5.0), (0.0, 1.0), (0.0, 1.0))

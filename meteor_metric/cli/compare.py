@@ -7,14 +7,15 @@ import argparse
 import json
 import os
 from dataclasses import dataclass, replace
-from typing import Optional, TextIO
+from typing import TYPE_CHECKING, Optional, TextIO
 
-from ..analysis.report import ALPHA, format_p
-from ..analysis.significance import ComparisonResult, paired_approximate_randomization, paired_bootstrap, sample_model
 from ..core.corpus_io import FORMATS
 from ..meteor15.meteor import SegmentResult
 from ..profiles.registry import Scorer
 from . import common as cli
+
+if TYPE_CHECKING:  # numpy: imported when a comparison runs, not for every command line
+    from ..analysis.significance import ComparisonResult
 
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}  # sacreBLEU's defaults
 
@@ -113,6 +114,8 @@ def tests_of(args: argparse.Namespace) -> tuple[str, ...]:
 def load_systems(args: argparse.Namespace) -> Systems:
     """Read and score every ``--hyp`` against the shared references."""
     names = _system_names(args.hyp, args.name)
+    from ..analysis.significance import sample_model
+
     spec, scorer = cli.configured_scorer(args)
     try:
         sample_model(scorer)  # fail before scoring if the profile or configuration has no significance test
@@ -157,6 +160,8 @@ def _system_names(paths: list[str], names: Optional[list[str]]) -> list[str]:
 
 
 def _run_test(systems: Systems, baseline: str, test: str, n_samples: Optional[int], seed: int) -> ComparisonResult:
+    from ..analysis.significance import paired_approximate_randomization, paired_bootstrap
+
     fn = paired_bootstrap if test == "bs" else paired_approximate_randomization
     try:
         return fn(systems.segments, baseline, systems.scorer, n_samples or DEFAULT_SAMPLES[test], seed)
@@ -167,6 +172,8 @@ def _run_test(systems: Systems, baseline: str, test: str, n_samples: Optional[in
 def write_comparison(results: list[ComparisonResult], fmt: str, out: TextIO, width: int = 4) -> None:
     """Print the systems with score, delta to the baseline, 95% CI and p-value per test, as a text
     table (``width`` digits) or JSON (full precision)."""
+    from ..analysis.report import ALPHA, format_p
+
     first = results[0]
     base = first.systems[first.baseline].score
     if fmt == "json":

@@ -10,7 +10,6 @@ import sys
 import warnings
 from typing import Optional, Sequence
 
-from ..analysis.tuning import TuningWarning
 from ..core.corpus_io import CorpusWarning
 from ..meteor15.params import resolve_params
 from ..version import __version__
@@ -135,7 +134,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         with warnings.catch_warnings():
-            warnings.simplefilter("always", TuningWarning)
             warnings.simplefilter("always", CorpusWarning)
             shown: set[str] = set()  # each message once (a corpus is read twice: checked, then scored)
             warnings.showwarning = lambda message, *_: None if str(message) in shown else (

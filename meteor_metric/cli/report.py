@@ -6,7 +6,6 @@ import argparse
 from dataclasses import replace
 from typing import TextIO
 
-from ..analysis.report import build_report, render_html, render_markdown
 from ..core.outputs import atomic_output
 from . import common as cli
 from .compare import add_system_args, load_systems, pick_baseline, tests_of, with_nrefs
@@ -43,6 +42,8 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     """Run ``report`` (raises :class:`~meteor_metric.cli.common.InputError` for bad input)."""
     if not (args.out or args.markdown):
         raise cli.InputError("report needs --out FILE (HTML) and/or --markdown FILE")
+    from ..analysis.report import build_report, render_html, render_markdown  # numpy: only when a report runs
+
     cli.checked_outputs([("--out", args.out), ("--markdown", args.markdown)], cli.input_files(args))
     systems = load_systems(args)
     baseline = pick_baseline(args, systems)

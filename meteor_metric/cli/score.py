@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import sys
@@ -12,9 +13,6 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Optional, Sequence, TextIO
 
-from tqdm import tqdm
-
-from ..analysis.significance import paired_bootstrap, sample_model
 from ..core.javafmt import java_double_str
 from ..core.scorer import Accumulator
 from ..integrations.coco import TOKENIZE_OPTIONS, pretokenize, tokenized_signature
@@ -239,8 +237,29 @@ def confidence_interval(segments: list[SegmentResult], scorer: Scorer, n_samples
     resampling of segment statistics, one system)."""
     if len(segments) < 2:
         raise InputError(f"--confidence needs at least 2 segments, got {len(segments)}")
+    from ..analysis.significance import paired_bootstrap  # numpy: only for --confidence
+
     result = paired_bootstrap({"system": segments}, "system", scorer, n_samples, seed)
     return result.systems["system"].ci
+
+
+class _NoBar(contextlib.AbstractContextManager):
+    """A progress bar not shown."""
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def update(self, n: int) -> None:
+        pass
+
+
+def progress_bar(total: int, show: bool):
+    """tqdm's bar of ``total`` segments on stderr, or (not shown) a stand-in: tqdm takes 34 ms to import."""
+    if not show:
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="seg", file=sys.stderr, mininterval=0.5, desc="METEOR")
 
 
 def _refuse_coco_file(hyp: str) -> None:
@@ -264,6 +283,8 @@ def run(args, out: TextIO) -> None:
 
 def _score(args, out: TextIO, scorer: Scorer, pool: Optional[WorkerPool]) -> None:
     if args.confidence:
+        from ..analysis.significance import sample_model
+
         try:
             sample_model(scorer)  # fail before any output if the configuration has no bootstrap
         except (TypeError, ValueError) as exc:
@@ -275,8 +296,7 @@ def _score(args, out: TextIO, scorer: Scorer, pool: Optional[WorkerPool]) -> Non
         totals = scorer.accumulator()
         kept: list[SegmentResult] = []
         digest = BatchDigest(writer.layout, keep=args.confidence)
-        with tqdm(total=corpus.n_segments, unit="seg", file=sys.stderr, disable=not show, mininterval=0.5,
-                  desc="METEOR") as bar:
+        with progress_bar(corpus.n_segments, show) as bar:
             try:
                 pairs = corpus.pairs() if args.tokenize == "none" else (
                     pretokenize(h, r, args.tokenize) for h, r in corpus.pairs())

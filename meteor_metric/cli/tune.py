@@ -10,16 +10,20 @@ import math
 import os
 import sys
 import zipfile
-from typing import Optional, TextIO
+import warnings
+from typing import TYPE_CHECKING, Optional, TextIO
 
-from ..analysis.tuning import OBJECTIVES, Config, Fold, TuningSet, make_set, tune
-from ..analysis.vectorized import StatsTable, collect_stats
+from ..analysis.objectives import OBJECTIVES
 from ..core.corpus_io import parse_json_line
 from ..core.outputs import atomic_output
 from ..meteor15.meteor import Meteor
 from ..meteor15.params import resolve_params
 from ..meteor15.presets import NAME, PRESET_NAME_HELP, preset_dict, safe_preset_name
 from .common import InputError, checked_outputs
+
+if TYPE_CHECKING:  # numpy: imported when tune runs, not for every command line
+    from ..analysis.tuning import Fold, TuningSet
+    from ..analysis.vectorized import StatsTable
 
 EPILOG = """\
 input: one JSONL file per --data (each file is one set; correlations are computed within a set and
@@ -111,6 +115,8 @@ def _finite(h: float) -> bool:
 def _table(meteor: Meteor, rows: list[dict], cache_dir: Optional[str]) -> StatsTable:
     """The statistics of the rows: from ``cache_dir`` when a sound copy is there, else aligned (and stored
     there, atomically; a damaged copy is recomputed with a warning)."""
+    from ..analysis.vectorized import StatsTable, collect_stats
+
     hyps, refs = [r["hypothesis"] for r in rows], [r["references"] for r in rows]
     path = None
     if cache_dir:
@@ -131,6 +137,8 @@ def _table(meteor: Meteor, rows: list[dict], cache_dir: Optional[str]) -> StatsT
 
 
 def load_sets(args, meteor: Meteor) -> list[TuningSet]:
+    from ..analysis.tuning import make_set
+
     sets = []
     for path in args.data:
         rows = _read_rows(path)
@@ -164,13 +172,19 @@ def _finite_or_null(value):
 
 def run(args, out: TextIO) -> None:
     """Run ``tune``: bad input and settings raise :class:`~meteor_metric.cli.common.InputError` (exit 2)."""
-    try:
-        _tune(args, out)
-    except (ValueError, FileNotFoundError) as exc:
-        raise InputError(str(exc)) from None
+    from ..analysis.tuning import TuningWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", TuningWarning)  # each reaches the command line's handler (once each)
+        try:
+            _tune(args, out)
+        except (ValueError, FileNotFoundError) as exc:
+            raise InputError(str(exc)) from None
 
 
 def _tune(args, out: TextIO) -> None:
+    from ..analysis.tuning import Config, tune
+
     checked_outputs([("--out", args.out)], [("--data", path) for path in args.data])
     name = args.name or safe_preset_name(os.path.splitext(os.path.basename(args.out))[0])
     if not NAME.fullmatch(name):
