@@ -210,6 +210,8 @@ class StatsTotal:
 
 def _add_slots(a: Sequence[int], b: Sequence[int]) -> list[int]:
     """Per-module counts added slot by slot; the shorter side's missing slots count 0."""
+    if len(a) == len(b):  # (the usual case: one configuration's segments)
+        return list(map(add, a, b))
     if len(a) < len(b):
         a, b = b, a
     return list(map(add, a, (*b, *[0] * (len(a) - len(b)))))
