@@ -454,10 +454,7 @@ typedef struct {
 static void walk_free(Walk *w) {
     free(w->occ);
     free(w->path);
-    free(w->slot_node);
-    free(w->slot_first);
-    free(w->slot_last);
-    free(w->next);
+    free(w->slot_node); /* the block of the index's four arrays */
 }
 
 static uint64_t slot_of(uint64_t key, uint64_t mask) {
@@ -469,11 +466,15 @@ static uint64_t slot_of(uint64_t key, uint64_t mask) {
 static int walk_index(Walk *w) {
     uint64_t size = 16;
     while (size < 2 * (uint64_t)w->n_occ) size *= 2;
-    w->slot_node = (uint32_t *)calloc(size, sizeof(uint32_t));
-    w->slot_first = (int64_t *)malloc(size * sizeof(int64_t));
-    w->slot_last = (int64_t *)malloc(size * sizeof(int64_t));
-    w->next = (int64_t *)malloc(((size_t)w->n_occ + 1) * sizeof(int64_t));
-    if (!w->slot_node || !w->slot_first || !w->slot_last || !w->next) return -1;
+    Carve block = {NULL, 0};
+    for (int pass = 0; pass < 2; pass++) {
+        w->slot_node = (uint32_t *)carve(&block, size, sizeof(uint32_t)); /* first: walk_free frees the block */
+        w->slot_first = (int64_t *)carve(&block, size, sizeof(int64_t));
+        w->slot_last = (int64_t *)carve(&block, size, sizeof(int64_t));
+        w->next = (int64_t *)carve(&block, (size_t)w->n_occ + 1, sizeof(int64_t));
+        if (pass == 0 && !carve_allocate(&block)) return -1;
+    }
+    memset(w->slot_node, 0, size * sizeof(uint32_t));
     w->mask = size - 1;
     for (int64_t k = 0; k < w->n_occ; k++) {
         uint32_t key = (uint32_t)w->occ[k].node + 1;
@@ -619,21 +620,22 @@ typedef struct {
 } ChainIndex;
 
 static void chain_index_free(ChainIndex *x) {
-    free(x->key);
-    free(x->head);
-    free(x->pos);
-    free(x->next);
+    free(x->key); /* the block of all four arrays */
 }
 
 /* An empty index for up to `entries` entries. 0, or -1: no memory. */
 static int chain_index_init(ChainIndex *x, int64_t entries) {
     uint64_t size = 16;
     while (size < 2 * (uint64_t)entries) size *= 2;
-    x->key = (int64_t *)malloc(size * sizeof(int64_t));
-    x->head = (int32_t *)malloc(size * sizeof(int32_t));
-    x->pos = (int32_t *)malloc(((size_t)entries + 1) * sizeof(int32_t));
-    x->next = (int32_t *)malloc(((size_t)entries + 1) * sizeof(int32_t));
-    if (!x->key || !x->head || !x->pos || !x->next || entries > INT32_MAX) return -1;
+    if (entries > INT32_MAX) return -1;
+    Carve block = {NULL, 0};
+    for (int pass = 0; pass < 2; pass++) {
+        x->key = (int64_t *)carve(&block, size, sizeof(int64_t)); /* first: chain_index_free frees the block */
+        x->head = (int32_t *)carve(&block, size, sizeof(int32_t));
+        x->pos = (int32_t *)carve(&block, (size_t)entries + 1, sizeof(int32_t));
+        x->next = (int32_t *)carve(&block, (size_t)entries + 1, sizeof(int32_t));
+        if (pass == 0 && !carve_allocate(&block)) return -1;
+    }
     x->n = 0;
     x->mask = size - 1;
     memset(x->head, 0xff, size * sizeof(int32_t));
@@ -955,14 +957,22 @@ static PyObject *score_pair(Core *core, const int32_t *hyp, int32_t n_hyp, const
         Py_INCREF(result);
         goto done;
     }
-    /* candidates[j] in the order they were appended: a stable counting sort by reference start */
-    grouped = (int32_t *)malloc(((size_t)found.n + 1) * 5 * sizeof(int32_t));
-    first = (int32_t *)calloc((size_t)n_ref + 2, sizeof(int32_t));
-    chosen = (int32_t *)malloc(((size_t)n_ref + 1) * sizeof(int32_t));
-    if (!grouped || !first || !chosen) {
-        PyErr_NoMemory();
-        goto done;
+    /* candidates[j] in the order they were appended: a stable counting sort by reference start; the arrays
+     * of this pair in one block */
+    Carve block = {NULL, 0};
+    for (int pass = 0; pass < 2; pass++) {
+        grouped = (int32_t *)carve(&block, ((size_t)found.n + 1) * 5, sizeof(int32_t)); /* first: freed last */
+        first = (int32_t *)carve(&block, (size_t)n_ref + 2, sizeof(int32_t));
+        chosen = (int32_t *)carve(&block, (size_t)n_ref + 1, sizeof(int32_t));
+        picked = (int32_t *)carve(&block, ((size_t)n_ref + 1) * 5, sizeof(int32_t));
+        sizes = (int32_t *)carve(&block, (size_t)n_hyp + n_ref + 1, sizeof(int32_t));
+        flags = (unsigned char *)carve(&block, (size_t)n_hyp + n_ref + 1, 1);
+        if (pass == 0 && !carve_allocate(&block)) {
+            PyErr_NoMemory();
+            goto done;
+        }
     }
+    memset(first, 0, ((size_t)n_ref + 2) * sizeof(int32_t));
     for (int64_t i = 0; i < found.n; i++) first[found.c[5 * i] + 1]++;
     for (int32_t j = 0; j < n_ref; j++) first[j + 1] += first[j];
     for (int64_t i = 0; i < found.n; i++) {
@@ -973,13 +983,6 @@ static PyObject *score_pair(Core *core, const int32_t *hyp, int32_t n_hyp, const
     if (check_problem(&p)) goto done;
     int32_t n_chosen = align_problem(&p, chosen);
     if (n_chosen < 0) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    picked = (int32_t *)malloc(((size_t)n_chosen + 1) * 5 * sizeof(int32_t));
-    sizes = (int32_t *)malloc(((size_t)n_hyp + n_ref + 1) * sizeof(int32_t));
-    flags = (unsigned char *)malloc((size_t)n_hyp + n_ref + 1);
-    if (!picked || !sizes || !flags) {
         PyErr_NoMemory();
         goto done;
     }
@@ -1015,12 +1018,7 @@ done:
     Py_XDECREF(alignment);
     Py_XDECREF(stats);
     free(found.c);
-    free(grouped);
-    free(first);
-    free(chosen);
-    free(picked);
-    free(sizes);
-    free(flags);
+    free(grouped); /* the block */
     return result;
 }
 
