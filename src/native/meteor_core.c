@@ -50,7 +50,7 @@ typedef struct {
 
 static inline int64_t hist_push(History *hs, int32_t cand, int64_t prev) {
     if (hs->n == hs->cap) {
-        int64_t cap = hs->cap ? 2 * hs->cap : 1024;
+        int64_t cap = hs->cap ? 2 * hs->cap : 4096;
         Hist *h = (Hist *)realloc(hs->h, (size_t)cap * sizeof(Hist));
         if (!h) return -2;
         hs->h = h;
