@@ -458,7 +458,8 @@ class Meteor(SummedStatsScorer):
         self._pair_cache[pair] = stats_values(stats) + (alignment, found)
         return done
 
-    def _cached(self, pair: tuple[tuple[str, ...], tuple[str, ...]]) -> Optional[tuple[MeteorStats, tuple[Match, ...], int]]:
+    def _cached(self, pair: tuple[tuple[str, ...], tuple[str, ...]]
+                ) -> Optional[tuple[MeteorStats, tuple[Match, ...], int]]:
         """What :meth:`_store` kept for a pair, or None."""
         kept = self._pair_cache.get(pair)
         return None if kept is None else (MeteorStats(*kept[:-2]), kept[-2], kept[-1])

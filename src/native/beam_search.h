@@ -192,8 +192,7 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
             const uint64_t *qbits = cur_bits + (size_t)q->slot * words;
             KEY parent_distance = 0; /* the jar adds each branch's distance to the parent path */
             for (int32_t i = lo; i < hi; i++) {
-                if (span_mask[i] ? (qbits[span_word[i]] & span_mask[i]) != 0 : span_used(qbits, HS(p, i), HL(p, i)))
-                    continue;
+                if (span_blocked(qbits, span_word, span_mask, p, i)) continue;
                 KEY delta = gain_key[i] + parent_distance + (q->last != -1 && HS(p, i) != q->last ? dist_radix : 0);
                 parent_distance += distance[i];
                 NAMED(beam_offer)(best, &n_best, beam, q->key + delta, k, i);
@@ -212,8 +211,7 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
             } else if (!carry) {
                 const uint64_t *qbits = cur_bits + (size_t)q->slot * words;
                 for (int32_t i = lo; i < hi; i++)
-                    if (!(span_mask[i] ? (qbits[span_word[i]] & span_mask[i]) != 0 : span_used(qbits, HS(p, i), HL(p, i))))
-                        key += distance[i];
+                    if (!span_blocked(qbits, span_word, span_mask, p, i)) key += distance[i];
                 if (q->last != -1) key += dist_radix;
             }
             NAMED(skip_offer)(best, &n_best, beam, key, k, carry ? CARRY : SKIP);

@@ -67,6 +67,13 @@ static int span_used(const uint64_t *bits, int32_t start, int32_t len) {
     return 0;
 }
 
+/* Whether candidate i's hypothesis words are used in a path's bitset: one word and mask where its span lies
+ * in one bitset word (span_mask[i] != 0), else bit by bit. */
+static inline int span_blocked(const uint64_t *bits, const int32_t *span_word, const uint64_t *span_mask,
+                               const Problem *p, int32_t i) {
+    return span_mask[i] ? (bits[span_word[i]] & span_mask[i]) != 0 : span_used(bits, HS(p, i), HL(p, i));
+}
+
 static void span_set(uint64_t *bits, int32_t start, int32_t len) {
     for (int32_t k = start; k < start + len; k++) bits[k >> 6] |= (uint64_t)1 << (k & 63);
 }
