@@ -3,13 +3,15 @@ sums and writes the text. Oracle: the jar's scores and stats lines of the bundle
 (examples/jar-scores.json). Also the block reader of corpus files (Java's readLine line ends)."""
 
 import json
+import os
 import pickle
 import random
+import sys
 from pathlib import Path
 
 import pytest
 
-from meteor_metric.cli.common import score_batches, score_stream, worker_pool
+from meteor_metric.cli.common import HANDOVER_SECONDS, MIN_TAIL_BATCH, score_batches, score_stream, worker_pool
 from meteor_metric.cli.score import BatchDigest, SegmentFormat
 from meteor_metric.core import corpus_io
 from meteor_metric.core.corpus_io import CorpusFormatError, iter_lines, read_lines
@@ -123,3 +125,23 @@ def test_block_reader_names_the_line_of_a_bad_byte(tmp_path, monkeypatch, block)
         for line in iter_lines(str(path)):
             lines.append(line)
     assert lines == ["ok", "fine"]  # the lines before it come first
+
+
+def where_scored(scorer, first, pairs, segments):
+    """A digest: the batch's first pair, its size and the process that scored it."""
+    return first, len(segments), os.getpid()
+
+
+def test_this_process_and_its_helper_share_the_batches_and_the_last_ones_are_smaller(meteor_spec):
+    scorer = meteor_spec.build()
+    pairs = PAIRS * 40  # 4,000 pairs
+    interval = sys.getswitchinterval()
+    with worker_pool(meteor_spec, 2) as pool:
+        assert sys.getswitchinterval() == pytest.approx(HANDOVER_SECONDS)
+        batches = list(score_batches(scorer, pairs, where_scored, pool, batch_size=256, total=len(pairs)))
+    assert sys.getswitchinterval() == interval
+    firsts, sizes, pids = zip(*batches)
+    assert sum(sizes) == len(pairs) and list(firsts) == [sum(sizes[:k]) for k in range(len(sizes))]
+    assert sizes[0] == 256 and sizes[-1] < 256 and list(sizes) == sorted(sizes, reverse=True)
+    assert min(sizes) >= MIN_TAIL_BATCH or sizes[-1] == len(pairs) - firsts[-1]
+    assert os.getpid() in pids and len(set(pids)) == 2  # the parent scored some, its one helper the others

@@ -138,7 +138,7 @@ def load_systems(args: argparse.Namespace) -> Systems:
         hypotheses[name] = hyps
     try:
         with cli.worker_pool(spec, args.workers) as pool:
-            segments = {name: [s for s, _ in cli.score_stream(scorer, zip(hyps, references), pool)]
+            segments = {name: [s for s, _ in cli.score_stream(scorer, zip(hyps, references), pool, total=len(hyps))]
                         for name, hyps in hypotheses.items()}
     except ValueError as exc:
         raise cli.InputError(str(exc)) from None

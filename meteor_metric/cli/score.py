@@ -277,7 +277,7 @@ def run(args, out: TextIO) -> None:
     _refuse_coco_file(args.hyp)
     spec = scorer_spec(args)
     scorer = build_scorer(spec)
-    with worker_pool(spec, args.workers) as pool:  # forked workers inherit the scorer
+    with worker_pool(spec, args.workers) as pool:  # forked helpers inherit the scorer (and share its pages)
         _score(args, out, scorer, pool)
 
 
@@ -300,7 +300,7 @@ def _score(args, out: TextIO, scorer: Scorer, pool: Optional[WorkerPool]) -> Non
             try:
                 pairs = corpus.pairs() if args.tokenize == "none" else (
                     pretokenize(h, r, args.tokenize) for h, r in corpus.pairs())
-                for batch in score_batches(scorer, pairs, digest, pool):
+                for batch in score_batches(scorer, pairs, digest, pool, total=corpus.n_segments):
                     totals.merge(batch.totals)
                     writer.write(batch.rendered)
                     if batch.kept is not None:
