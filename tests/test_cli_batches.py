@@ -6,12 +6,16 @@ import json
 import os
 import pickle
 import random
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from meteor_metric.cli.common import HANDOVER_SECONDS, MIN_TAIL_BATCH, score_batches, score_stream, worker_pool
+from meteor_metric.cli import common
+from meteor_metric.cli.common import (HANDOVER_SECONDS, MIN_TAIL_BATCH, CorpusInput, InputError, checked_after,
+                                       score_batches, score_stream, worker_pool)
+from meteor_metric.cli.main import build_parser
 from meteor_metric.cli.score import BatchDigest, SegmentFormat
 from meteor_metric.core import corpus_io
 from meteor_metric.core.corpus_io import CorpusFormatError, iter_lines, read_lines
@@ -145,3 +149,40 @@ def test_this_process_and_its_helper_share_the_batches_and_the_last_ones_are_sma
     assert sizes[0] == 256 and sizes[-1] < 256 and list(sizes) == sorted(sizes, reverse=True)
     assert min(sizes) >= MIN_TAIL_BATCH or sizes[-1] == len(pairs) - firsts[-1]
     assert os.getpid() in pids and len(set(pids)) == 2  # the parent scored some, its one helper the others
+
+
+BAD_INPUTS = {  # hypothesis bytes, reference bytes, what the message says
+    "line counts": (b"a\nb\nc\n", b"a\nb\n", "h.txt has 3 lines, "),
+    "bad UTF-8": (b"a\nb\xff\n", b"a\nb\n", "line 2 is not valid UTF-8"),
+    "empty": (b"", b"", "is empty: nothing to score"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_INPUTS))
+def test_workers_report_a_bad_input_as_one_process_does(tmp_path, case):
+    """With --workers 2 the input is checked in a forked process while the scorer builds: the same message,
+    status and (no) output."""
+    hyp, ref, message = BAD_INPUTS[case]
+    (tmp_path / "h.txt").write_bytes(hyp)
+    (tmp_path / "r.txt").write_bytes(ref)
+    runs = [subprocess.run([sys.executable, "-m", "meteor_metric", "score", "--hyp", "h.txt", "--ref", "r.txt",
+                            "--workers", str(workers)], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+            for workers in (1, 2)]
+    assert runs[0].returncode == runs[1].returncode == 2
+    assert runs[0].stderr == runs[1].stderr and message in runs[1].stderr
+    assert runs[0].stdout == runs[1].stdout == ""
+
+
+def test_the_check_runs_here_when_its_process_dies(tmp_path, monkeypatch):
+    (tmp_path / "h.txt").write_text("a b\nc d\n", encoding="utf-8")
+    (tmp_path / "r.txt").write_text("a b\nc\n", encoding="utf-8")
+    args = build_parser().parse_args(["score", "--hyp", str(tmp_path / "h.txt"), "--ref", str(tmp_path / "r.txt")])
+    monkeypatch.setattr(common, "_check_into", lambda corpus, sink: os._exit(3))
+    corpus = CorpusInput(args, check=False)
+    with checked_after(corpus, elsewhere=True):
+        assert not hasattr(corpus, "n_segments")
+    assert corpus.n_segments == 2
+    (tmp_path / "r.txt").write_text("a b\n", encoding="utf-8")
+    with pytest.raises(InputError, match="line counts differ"):
+        with checked_after(CorpusInput(args, check=False), elsewhere=True):
+            pass
