@@ -13,6 +13,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Optional, Sequence
 
 from ..core.alignment import Match
+from ..core.background import Background
 from ..core.checks import (References, check_corpus, check_pairs, check_pairwise, check_refs,
                            check_text)
 from ..core.gcpause import gc_paused
@@ -37,6 +38,7 @@ from .statistics import StatsCounter
 if TYPE_CHECKING:
     import numpy as np
 
+    from .paraphrase import ParaphraseTable
     from .sampling import StatsModel
 
 __all__ = ["Meteor", "MeteorParams", "SegmentResult", "CorpusResult", "References", "check_corpus",
@@ -144,7 +146,18 @@ class Meteor(SummedStatsScorer):
         #: The engine that scores: ``"native"`` (the compiled core) or ``"python"``.
         self.engine = resolve_engine(impl)
         self._resource_ids: list[str] = []
-        self._matchers: list[Matcher] = [self._make_matcher(m, cache_dir) for m in params.modules]
+        # the paraphrase table loads in a thread while the other matchers load (its checksum and mapping run
+        # without the interpreter lock): Meteor() 0.025-0.03 s sooner with the default modules
+        paraphrases = None
+        if "paraphrase" in params.modules and len(params.modules) > 1:
+            from .paraphrase import load_paraphrase_table
+
+            paraphrases = Background(load_paraphrase_table, params.language, params.paraphrase_table, cache_dir)
+        try:
+            self._matchers: list[Matcher] = [self._make_matcher(m, cache_dir, paraphrases) for m in params.modules]
+        finally:
+            if paraphrases is not None:  # its thread is done before an error leaves (its own error then dropped)
+                paraphrases.join()
         self._exact_type = [m == "exact" for m in params.modules]
         if params.function_words is None:
             function_words = load_function_words("en")  # the jar always uses English (spec §10)
@@ -178,7 +191,8 @@ class Meteor(SummedStatsScorer):
         ) + tuple(self._resource_ids) + _extension_ids(params)
             + ((f"preset:{params.preset}",) if params.preset else ()))
 
-    def _make_matcher(self, module: str, cache_dir: Optional[str]) -> Matcher:
+    def _make_matcher(self, module: str, cache_dir: Optional[str],
+                      paraphrases: Optional[Background[ParaphraseTable]] = None) -> Matcher:
         lang = self.params.language
         if module == "exact":
             return ExactMatcher()
@@ -207,9 +221,12 @@ class Meteor(SummedStatsScorer):
             self._resource_ids.append("syn:wn30")
             table = SynonymTable.english()
             return SynonymMatcher(table.synsets, table.lookup)
-        from .paraphrase import load_paraphrase_table
+        if paraphrases is not None:
+            table = paraphrases.result()
+        else:
+            from .paraphrase import load_paraphrase_table
 
-        table = load_paraphrase_table(lang, self.params.paraphrase_table, cache_dir)
+            table = load_paraphrase_table(lang, self.params.paraphrase_table, cache_dir)
         self._resource_ids.append(f"para:{table.fingerprint}")
         return ParaphraseMatcher(table)
 
