@@ -15,6 +15,7 @@ import logging
 import os
 from array import array
 from itertools import chain, count
+from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from ..core.alignment import Match
@@ -70,8 +71,20 @@ def resolve_engine(impl: Optional[str] = None) -> str:
             "compiler (pip install --force-reinstall --no-deps meteor-metric), or use impl='python'")
     if not _announced:
         _announced.append(True)
-        log.info("meteor_metric: the compiled core is not available (%s); scoring in pure Python", LOAD_ERROR)
+        checkout = source_checkout()
+        if checkout is None:
+            log.info("meteor_metric: the compiled core is not available (%s); scoring in pure Python", LOAD_ERROR)
+        else:  # python started in a clone after `pip install .`: the clone's package shadows the installed one
+            log.warning("meteor_metric: imported from the source checkout %s, where the compiled core is not built "
+                        "(%s); scoring in pure Python. Run from another directory to use the installed package, or "
+                        "build the core here with: pip install -e .", checkout, LOAD_ERROR)
     return "python"
+
+
+def source_checkout() -> Optional[Path]:
+    """The root of the source checkout this package is imported from (``src/native/`` beside it), if it is."""
+    root = Path(__file__).resolve().parents[2]
+    return root if (root / "src" / "native" / "meteor_core.c").is_file() else None
 
 
 #: Curly quotes and the ASCII quotes the normalizer turns them into (step 5 of the jar's normalizer: ‘ ’ -> ',
