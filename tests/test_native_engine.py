@@ -224,7 +224,7 @@ def test_without_the_extension_auto_says_once_it_runs_python_and_native_is_an_er
     monkeypatch.setattr(native_engine, "meteor_core", None)
     monkeypatch.setattr(native_engine, "LOAD_ERROR", "No module named 'meteor_core'")
     monkeypatch.setattr(native_engine, "_announced", [])
-    monkeypatch.setattr(native_engine, "source_checkout", lambda: None)  # as installed
+    monkeypatch.setattr(native_engine, "shadowed_core", lambda: None)  # no other copy with the core
     monkeypatch.delenv("METEOR_METRIC_IMPL", raising=False)
     with caplog.at_level(logging.INFO, logger="meteor_metric"):
         assert Meteor(modules=["exact"]).engine == "python"
@@ -236,26 +236,31 @@ def test_without_the_extension_auto_says_once_it_runs_python_and_native_is_an_er
     assert Meteor(modules=["exact"]).sentence_score("the cat", "the cat").score > 0.9
 
 
-def test_a_source_checkout_without_the_core_says_so_as_a_warning(tmp_path):
+def test_a_checkout_shadowing_an_installed_core_says_so_as_a_warning(tmp_path):
     """After ``pip install .``, python started in the clone imports the clone's package, where the core is not
-    built: a warning (shown without any logging set up) says why the engine is Python and what to do."""
+    built: a warning (shown without any logging set up) says why the engine is Python and what to do. Without
+    an installed copy that has the core (no compiler, or the build turned off) it stays an INFO line."""
     package = Path(native_engine.__file__).resolve().parents[1]
-    shutil.copytree(package, tmp_path / "meteor_metric", ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.idx",
-                                                                                      "__pycache__"))
-    (tmp_path / "src" / "native").mkdir(parents=True)
-    (tmp_path / "src" / "native" / "meteor_core.c").write_text("/* the source */\n")
-    env = {k: v for k, v in os.environ.items() if k not in ("METEOR_METRIC_IMPL", "PYTHONPATH")}
+    shutil.copytree(package, tmp_path / "clone" / "meteor_metric",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.idx", "__pycache__"))
+    installed = tmp_path / "site" / "meteor_metric" / "meteor15" / "meteor_core.cpython-311-x86_64-linux-gnu.so"
+    installed.parent.mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if k != "METEOR_METRIC_IMPL"}
     code = "from meteor_metric import Meteor; print(Meteor(modules=['exact']).engine)"
-    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=120)
+
+    def run() -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", code], cwd=tmp_path / "clone", capture_output=True, text=True,
+                              timeout=120, env={**env, "PYTHONPATH": str(tmp_path / "site")})
+
+    proc = run()  # no installed core
+    assert proc.returncode == 0 and proc.stdout == "python\n" and proc.stderr == "", proc.stderr
+    installed.write_bytes(b"")
+    proc = run()
     assert proc.returncode == 0 and proc.stdout == "python\n", proc.stderr
-    assert proc.stderr.startswith(f"meteor_metric: imported from the source checkout {tmp_path.resolve()}, where the "
-                                  "compiled core is not built")
-    assert proc.stderr.rstrip().endswith("build the core here with: pip install -e .")
-    (tmp_path / "src" / "native" / "meteor_core.c").unlink()  # not a checkout: said at INFO, not shown
-    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=120)
-    assert proc.stdout == "python\n" and proc.stderr == ""
+    assert proc.stderr == (f"meteor_metric: imported from {(tmp_path / 'clone' / 'meteor_metric').resolve()}, where the "
+                           f"compiled core is not built; it shadows the installed package, which has it ({installed}). "
+                           "Scoring in pure Python: run from another directory to use the installed package, or "
+                           "build the core here with: pip install -e .\n")
 
 
 @needs_native

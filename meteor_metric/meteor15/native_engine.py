@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from array import array
 from itertools import chain, count
 from pathlib import Path
@@ -71,20 +72,28 @@ def resolve_engine(impl: Optional[str] = None) -> str:
             "compiler (pip install --force-reinstall --no-deps meteor-metric), or use impl='python'")
     if not _announced:
         _announced.append(True)
-        checkout = source_checkout()
-        if checkout is None:
+        shadowed = shadowed_core()
+        if shadowed is None:
             log.info("meteor_metric: the compiled core is not available (%s); scoring in pure Python", LOAD_ERROR)
         else:  # python started in a clone after `pip install .`: the clone's package shadows the installed one
-            log.warning("meteor_metric: imported from the source checkout %s, where the compiled core is not built "
-                        "(%s); scoring in pure Python. Run from another directory to use the installed package, or "
-                        "build the core here with: pip install -e .", checkout, LOAD_ERROR)
+            log.warning("meteor_metric: imported from %s, where the compiled core is not built; it shadows the "
+                        "installed package, which has it (%s). Scoring in pure Python: run from another directory "
+                        "to use the installed package, or build the core here with: pip install -e .",
+                        Path(__file__).resolve().parents[1], shadowed)
     return "python"
 
 
-def source_checkout() -> Optional[Path]:
-    """The root of the source checkout this package is imported from (``src/native/`` beside it), if it is."""
-    root = Path(__file__).resolve().parents[2]
-    return root if (root / "src" / "native" / "meteor_core.c").is_file() else None
+def shadowed_core() -> Optional[Path]:
+    """The compiled core of another copy of this package further along ``sys.path`` (one ``pip install .``
+    put in site-packages), which this copy shadows, if there is one."""
+    here = Path(__file__).resolve().parents[1]
+    for entry in sys.path:
+        package = Path(entry or ".").resolve() / "meteor_metric"
+        if package != here:
+            found = [f for f in package.glob("meteor15/meteor_core*") if f.suffix in (".so", ".pyd")]
+            if found:
+                return found[0]
+    return None
 
 
 #: Curly quotes and the ASCII quotes the normalizer turns them into (step 5 of the jar's normalizer: ‘ ’ -> ',
