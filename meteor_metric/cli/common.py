@@ -14,7 +14,7 @@ import stat
 import sys
 import tempfile
 from collections import deque
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Iterable, Iterator, Optional, TypeVar
 
 from ..core.corpus_io import (FORMATS, CorpusFormatError, LineCountError, iter_lines, iter_pairs, line_count_hints,
@@ -35,8 +35,6 @@ MAX_SPOOL_BYTES = 1 << 30
 _SPOOL_CHUNK = 1 << 20
 #: The smallest batch towards the end of a multi-process run (:func:`score_batches`).
 MIN_TAIL_BATCH = 64
-#: How soon this process offers the interpreter lock to a waiting thread while a :class:`WorkerPool` is open.
-HANDOVER_SECONDS = 1e-4
 
 INPUT_HELP = """\
 input: --hyp FILE (or - for standard input) and one --ref FILE per reference set, line-aligned;
@@ -399,7 +397,7 @@ def slim(segment: SegmentResult) -> SegmentResult:
     return dataclasses.replace(segment, alignment=(), hyp_tokens=(), ref_tokens=())
 
 
-#: What a batch of scored segments is turned into where it was scored (in a helper: what travels back):
+#: What a batch of scored segments is turned into where it was scored (in a worker: what travels back):
 #: ``digest(scorer, first, pairs, segments)``, ``first`` the 0-based index of the batch's first pair.
 #: It must pickle (a module-level function or an instance of a module-level class).
 Digest = Callable[[Scorer, int, list, list], T]
@@ -416,34 +414,30 @@ def _digest_batch(start: int, batch: list[tuple[str, list[str]]], digest: Digest
 
 
 class WorkerPool:
-    """``workers`` processes scoring for :func:`score_batches`: this one and ``workers - 1`` helpers, which
-    start at once. Forked after this process built the scorer, they inherit it (the registry's shared
-    scorer) and share its memory pages: on two cores, helpers that built their own copies scored 15 % slower
-    per pair, each process's data crowding the other's out of the shared cache. Leaving the ``with`` block
-    on an error drops the queued batches.
+    """``workers`` helper processes scoring for :func:`score_batches`, started at once. Forked after this
+    process built the scorer, they inherit it (the registry's shared scorer) and share its memory pages:
+    on two cores, helpers that built their own copies scored about 15 % slower per pair. Leaving the
+    ``with`` block on an error drops the queued batches.
 
     The loaded objects are moved out of the cyclic collector's reach first (``gc.freeze``): the collector no
-    longer rescans them, and forked helpers' collectors do not copy their pages. While the pool is open this
-    process hands the interpreter lock over within 0.1 ms (``sys.setswitchinterval``; 5 ms by default): the
-    threads that send batches and receive digests wait for it while this process scores, and the helpers
-    waited with them (0.23-0.35 s of a 2.6 s run on the 44,804 WMT21 zh-en pairs; 0.08-0.17 s after)."""
+    longer rescans them, and forked helpers' collectors do not copy their pages. (This process scoring
+    beside ``workers - 1`` helpers was tried: in interleaved runs it was the slowest arrangement, 2.74-2.85 s
+    against 2.35-2.72 s for two helpers on the 44,804 WMT21 zh-en pairs; it scored 10-20 % slower per pair
+    than its helpers, beside the threads that feed them.)"""
 
     def __init__(self, spec: ScorerSpec, workers: int):
         gc.freeze()
         self.workers = workers
-        self._switch_interval = sys.getswitchinterval()
         # concurrent.futures, not multiprocessing.Pool: Pool.terminate() can deadlock when the reader stops
         # early (| head) while results fill its pipe; the executor's manager thread always drains them.
-        self.executor = ProcessPoolExecutor(workers - 1, mp_context=multiprocessing.get_context(),
+        self.executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(),
                                             initializer=_init_worker, initargs=(spec,))
         self.executor.submit(int)  # starts the helpers now
 
     def __enter__(self) -> "WorkerPool":
-        sys.setswitchinterval(HANDOVER_SECONDS)
         return self
 
     def __exit__(self, kind, value, traceback) -> None:
-        sys.setswitchinterval(self._switch_interval)
         self.executor.shutdown(wait=kind is None, cancel_futures=kind is not None)
 
 
@@ -475,10 +469,9 @@ def score_batches(scorer: Scorer, pairs: Iterable[tuple[str, list[str]]], digest
                   total: Optional[int] = None) -> Iterator[T]:
     """``digest`` of each batch of scored pairs, in input order. Without a pool, ``scorer`` scores
     ``BATCH_SIZE`` segments at a time (:meth:`score_pairs`) in this process. With one, batches of
-    ``batch_size`` (smaller towards the end when the ``total`` number of pairs is known) go to its helpers
-    while each has fewer than three in flight, and this process scores the others itself; each batch is
-    digested where it was scored (the parent receives digests, not segments: for ``score``, the output text
-    and a partial corpus sum), and at most ``4 * workers`` wait to be yielded. Either way memory stays
+    ``batch_size`` (smaller towards the end when the ``total`` number of pairs is known) go to its
+    helpers, each digests its batches (the parent receives digests, not segments: for ``score``, the output
+    text and a partial corpus sum) and at most ``4 * workers`` are in flight. Either way memory stays
     bounded. On the 44,804 WMT21 zh-en pairs, ``gc.freeze`` first took one process from 30.9 to 26.9
     CPU-seconds, and 1,024-pair batches (not 200) two workers from 37.6 to 30.2."""
     gc.freeze()
@@ -486,40 +479,20 @@ def score_batches(scorer: Scorer, pairs: Iterable[tuple[str, list[str]]], digest
         for b, batch in enumerate(_batches(pairs, BATCH_SIZE)):
             yield _digest(scorer, b * BATCH_SIZE, batch, digest)
         return
-    executor, helpers = pool.executor, pool.workers - 1
+    executor = pool.executor
     try:
-        pending: deque = deque()  # futures (sent to a helper) and digests (scored here), in input order
-        sent: deque[Future] = deque()  # the futures not known to be done
+        pending: deque = deque()
         start = 0
         for batch in _batches(pairs, batch_size, total, pool.workers):
-            while sent and sent[0].done():
-                sent.popleft()
-            if len(sent) < 3 * helpers:
-                sent.append(executor.submit(_digest_batch, start, batch, digest))
-                pending.append(sent[-1])
-            else:
-                pending.append(_Scored(_digest(scorer, start, batch, digest)))
+            pending.append(executor.submit(_digest_batch, start, batch, digest))
             start += len(batch)
-            while pending and (len(pending) >= 4 * pool.workers or pending[0].done()):
+            if len(pending) >= 4 * pool.workers:
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
     except BaseException:  # an error, or the consumer stopped (GeneratorExit): drop the queued batches
         executor.shutdown(wait=False, cancel_futures=True)
         raise
-
-
-@dataclasses.dataclass(frozen=True)
-class _Scored:
-    """A digest made in this process, queued among the helpers' futures."""
-
-    value: object
-
-    def done(self) -> bool:
-        return True
-
-    def result(self) -> object:
-        return self.value
 
 
 def slim_with_refs(scorer: Scorer, first: int, pairs: list[tuple[str, list[str]]],
@@ -531,6 +504,6 @@ def slim_with_refs(scorer: Scorer, first: int, pairs: list[tuple[str, list[str]]
 def score_stream(scorer: Scorer, pairs: Iterable[tuple[str, list[str]]], pool: Optional[WorkerPool] = None,
                  batch_size: int = BATCH_SIZE, total: Optional[int] = None) -> Iterator[tuple[SegmentResult, int]]:
     """(segment result without tokens and alignment, number of references) in input order, from this
-    process or also a pool's helpers (:func:`score_batches`)."""
+    process or a pool's helpers (:func:`score_batches`)."""
     for batch in score_batches(scorer, pairs, slim_with_refs, pool, batch_size, total):
         yield from batch
