@@ -12,10 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from meteor_metric.cli import common
-from meteor_metric.cli.common import (MIN_TAIL_BATCH, CorpusInput, InputError, checked_after, score_batches,
-                                       score_stream, worker_pool)
-from meteor_metric.cli.main import build_parser
+from meteor_metric.cli.common import MIN_TAIL_BATCH, score_batches, score_stream, worker_pool
 from meteor_metric.cli.score import BatchDigest, SegmentFormat
 from meteor_metric.core import corpus_io
 from meteor_metric.core.corpus_io import CorpusFormatError, iter_lines, read_lines
@@ -157,8 +154,7 @@ BAD_INPUTS = {  # hypothesis bytes, reference bytes, what the message says
 
 @pytest.mark.parametrize("case", sorted(BAD_INPUTS))
 def test_workers_report_a_bad_input_as_one_process_does(tmp_path, case):
-    """With --workers 2 the input is checked in a forked process while the scorer builds: the same message,
-    status and (no) output."""
+    """The same message, status and (no) output with --workers 2 as with one process."""
     hyp, ref, message = BAD_INPUTS[case]
     (tmp_path / "h.txt").write_bytes(hyp)
     (tmp_path / "r.txt").write_bytes(ref)
@@ -168,18 +164,3 @@ def test_workers_report_a_bad_input_as_one_process_does(tmp_path, case):
     assert runs[0].returncode == runs[1].returncode == 2
     assert runs[0].stderr == runs[1].stderr and message in runs[1].stderr
     assert runs[0].stdout == runs[1].stdout == ""
-
-
-def test_the_check_runs_here_when_its_process_dies(tmp_path, monkeypatch):
-    (tmp_path / "h.txt").write_text("a b\nc d\n", encoding="utf-8")
-    (tmp_path / "r.txt").write_text("a b\nc\n", encoding="utf-8")
-    args = build_parser().parse_args(["score", "--hyp", str(tmp_path / "h.txt"), "--ref", str(tmp_path / "r.txt")])
-    monkeypatch.setattr(common, "_check_into", lambda corpus, sink: os._exit(3))
-    corpus = CorpusInput(args, check=False)
-    with checked_after(corpus, elsewhere=True):
-        assert not hasattr(corpus, "n_segments")
-    assert corpus.n_segments == 2
-    (tmp_path / "r.txt").write_text("a b\n", encoding="utf-8")
-    with pytest.raises(InputError, match="line counts differ"):
-        with checked_after(CorpusInput(args, check=False), elsewhere=True):
-            pass

@@ -20,7 +20,7 @@ from ..meteor15.meteor import CorpusResult, SegmentResult
 from ..profiles.registry import Scorer
 from .coco import coco_file_kind
 from .common import (EXIT_HELP, INPUT_HELP, CorpusInput, InputError, WorkerPool, add_config_args, add_input_args,
-                     build_scorer, checked_after, digits, positive, score_batches, scorer_spec, seed, slim,
+                     build_scorer, digits, positive, score_batches, scorer_spec, seed, slim,
                      worker_pool)
 
 SCORE_EPILOG = f"""\
@@ -277,17 +277,16 @@ def _refuse_coco_file(hyp: str) -> None:
 def run(args, out: TextIO) -> None:
     _refuse_coco_file(args.hyp)
     spec = scorer_spec(args)
-    corpus = CorpusInput(args, check=False)
-    try:
-        with checked_after(corpus, elsewhere=args.workers > 1):  # the input, checked while the scorer builds
-            scorer = build_scorer(spec)
-            if args.confidence:
-                from ..analysis.significance import sample_model
+    scorer = build_scorer(spec)
+    if args.confidence:
+        from ..analysis.significance import sample_model
 
-                try:
-                    sample_model(scorer)  # fail before any output if the configuration has no bootstrap
-                except (TypeError, ValueError) as exc:
-                    raise InputError(f"--confidence: {exc}") from None
+        try:
+            sample_model(scorer)  # fail before any output if the configuration has no bootstrap
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"--confidence: {exc}") from None
+    corpus = CorpusInput(args)
+    try:
         with worker_pool(spec, args.workers) as pool:  # forked helpers inherit the scorer (and share its pages)
             _score(args, out, scorer, corpus, pool)
     finally:
