@@ -303,6 +303,38 @@ def test_the_core_refuses_malformed_input():
 
 
 @needs_native
+def test_synset_ids_as_text_match_as_the_same_ids_as_ints():
+    """WordNet's ids reach the core as the table's text (parsed, sorted, repeats dropped in C); the matches
+    are those of the same ids given as ints. Malformed text is refused."""
+    def table(ids_of):
+        core = native_engine.meteor_core.Core(b"\x02", b"\x00", 40, False, Match, None, None)
+        for word, ids in ids_of.items():
+            core.add_token(word, None, ids, False)
+        return core
+    as_ints = {"cat": (7, 12), "kitty": (12,), "dog": (9, 7), "fish": (), "x": (2**62,)}
+    as_text = {"cat": " 12 7 12  ", "kitty": "12", "dog": "9 7 7", "fish": " ", "x": str(2**62)}
+    hyp, ref = ("cat", "fish", "dog", "x"), ("kitty", "dog", "cat", "x", "fish")
+    expected = table(as_ints).score_tokens(hyp, ref, -1)
+    assert table(as_text).score_tokens(hyp, ref, -1) == expected and expected[2] == 3  # candidate synonym matches
+    core = table({})
+    for bad, message in (("1 2a", "decimal ids"), ("1,2", "decimal ids"), ("-3", "decimal ids"),
+                         ("1\t2", "decimal ids"), ("9" * 19, "too large")):
+        with pytest.raises(ValueError, match=message):
+            core.add_token("w", None, bad, False)
+    assert core.score_tokens(("w",), ("w",), -1) == ["w"]  # a refused token was not added
+
+
+def test_the_wordnet_id_text_holds_the_lookups_ids():
+    from meteor_metric.meteor15.synonyms import SynonymTable
+
+    wordnet = SynonymTable.english()
+    words = ["cat", "cats", "running", "ran", "geese", "better", "abacuses", "glasses", "xyzzy", "", "a",
+             "Dog", "went", "mice", "criteria", "oxen", "studied", "happier"] + sorted(wordnet._ids)[::997]
+    for word in words:
+        assert frozenset(map(int, wordnet.id_text(word).split())) == wordnet.lookup(word), word
+
+
+@needs_native
 def test_a_damaged_paraphrase_trie_is_an_error_not_a_crash():
     # node 1 claims children 0..99 of a 2-entry token array; its paraphrase list points past the array
     tok, child, start = array("I", [0, 0]), array("I", [0, 1, 100, 100]), array("I", [0, 0, 5, 5])
@@ -353,6 +385,13 @@ for bad in (b"", b"\x00" * 7, bytes(range(40))):
             core.align(n_hyp, n_ref, bad, b"\x01\x00", 3, -1)
         except ValueError:
             pass
+table = core.Core(b"\x02", b"\x00", 40, False, Match, None, None)
+for k in range(2000):  # synset ids as text: random digits, spaces and other characters, long runs
+    text = "".join(rng.choice("0123456789  x-") for _ in range(rng.choice((0, 1, 5, 40, 400))))
+    try:
+        table.add_token(f"w{k}", None, text, False)
+    except ValueError:
+        pass
 print("ASAN-OK", n)
 """
 

@@ -193,9 +193,12 @@ class NativeEngine:
         self._kinds = bytes(kinds) if self.whole_pair else b""
         self._stem = next((m.stem for m in matchers if type(m) is StemMatcher), None)
         self._synsets = next((m.lookup for m in matchers if type(m) is SynonymMatcher), None)
-        # WordNet's synset ids are ints (byte offsets) the core takes as they are; others (OMW's names) are
-        # numbered per table
-        self._numbered = not isinstance(getattr(self._synsets, "__self__", None), SynonymTable)
+        # WordNet's synset ids are ints (byte offsets) the core takes as the table's text holds them; others
+        # (OMW's names) are numbered per table
+        wordnet = getattr(self._synsets, "__self__", None)
+        self._numbered = not isinstance(wordnet, SynonymTable)
+        if not self._numbered:
+            self._synsets = wordnet.id_text
         table = next((m.table for m in matchers if type(m) is ParaphraseMatcher), None)
         self._vocabulary = table.vocabulary if table is not None else None
         self._para_arrays = table.index_arrays() if table is not None else None
@@ -213,7 +216,7 @@ class NativeEngine:
         """Puts a token in a table (if another thread has not): its stem, synsets and function-word flag
         from the Python functions (the core computes its Java hashes, length and paraphrase vocabulary id)."""
         core, numbers, fresh = table
-        synsets = self._synsets(token) if self._synsets else ()  # (C sorts them)
+        synsets = self._synsets(token) if self._synsets else ()  # (C sorts them and drops repeats)
         if self._numbered:  # each synset's number: the first one given to it (setdefault is atomic; a number
             synsets = list(map(numbers.setdefault, synsets, fresh))  # drawn and not kept is skipped)
         core.add_token(token, self._stem(token) if self._stem else None, synsets,

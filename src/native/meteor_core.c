@@ -861,11 +861,32 @@ static PyObject *core_add_token(Core *core, PyObject *args) {
         }
         para_id = (int32_t)id;
     }
-    PyObject *seq = PySequence_Fast(synsets, "add_token: synsets must be a sequence of ints");
-    if (!seq) return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    /* synsets: a sequence of ints, or (WordNet's table) a str of decimal ids apart by spaces */
+    const char *text = NULL;
+    Py_ssize_t text_len = 0, n = 0;
+    PyObject *seq = NULL;
+    if (PyUnicode_Check(synsets)) {
+        text = PyUnicode_AsUTF8AndSize(synsets, &text_len);
+        if (!text) return NULL;
+        int in_number = 0;
+        for (Py_ssize_t k = 0; k < text_len; k++) {
+            if (text[k] == ' ') {
+                in_number = 0;
+            } else if (text[k] >= '0' && text[k] <= '9') {
+                n += !in_number;
+                in_number = 1;
+            } else {
+                PyErr_SetString(PyExc_ValueError, "add_token: synset text must hold decimal ids apart by spaces");
+                return NULL;
+            }
+        }
+    } else {
+        seq = PySequence_Fast(synsets, "add_token: synsets must be a sequence of ints or a str of decimal ids");
+        if (!seq) return NULL;
+        n = PySequence_Fast_GET_SIZE(seq);
+    }
     if (core->n_tok == core->cap_tok && core_grow(core)) {
-        Py_DECREF(seq);
+        Py_XDECREF(seq);
         return PyErr_NoMemory();
     }
     if (core->n_syn + n > core->cap_syn) {
@@ -873,23 +894,40 @@ static PyObject *core_add_token(Core *core, PyObject *args) {
         while (cap < core->n_syn + n) cap *= 2;
         int64_t *s = (int64_t *)realloc(core->syn, (size_t)cap * sizeof(int64_t));
         if (!s) {
-            Py_DECREF(seq);
+            Py_XDECREF(seq);
             return PyErr_NoMemory();
         }
         core->syn = s;
         core->cap_syn = cap;
     }
     int64_t *dst = core->syn + core->n_syn;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, k));
-        if (v == -1 && PyErr_Occurred()) {
-            Py_DECREF(seq);
-            return NULL;
+    if (seq) {
+        for (Py_ssize_t k = 0; k < n; k++) {
+            long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, k));
+            if (v == -1 && PyErr_Occurred()) {
+                Py_DECREF(seq);
+                return NULL;
+            }
+            dst[k] = v;
         }
-        dst[k] = v;
+        Py_DECREF(seq);
+    } else {
+        Py_ssize_t k = -1;
+        for (Py_ssize_t at = 0; at < text_len; at++) {
+            if (text[at] == ' ') continue;
+            if (at == 0 || text[at - 1] == ' ') dst[++k] = 0;
+            if (dst[k] > (INT64_MAX - 9) / 10) {
+                PyErr_SetString(PyExc_ValueError, "add_token: a synset id is too large");
+                return NULL;
+            }
+            dst[k] = dst[k] * 10 + (text[at] - '0');
+        }
     }
-    Py_DECREF(seq);
     qsort(dst, (size_t)n, sizeof(int64_t), cmp_i64);
+    Py_ssize_t unique = 0; /* a word and its base forms may share a synset: each id once */
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (k == 0 || dst[k] != dst[unique - 1]) dst[unique++] = dst[k];
+    n = unique;
     int32_t id = core->n_tok;
     PyObject *id_object = PyLong_FromLong(id);
     if (!id_object || PyDict_SetItem(core->ids, token, id_object)) {
