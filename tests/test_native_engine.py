@@ -257,7 +257,8 @@ def test_a_checkout_shadowing_an_installed_core_says_so_as_a_warning(tmp_path):
     installed.write_bytes(b"")
     proc = run()
     assert proc.returncode == 0 and proc.stdout == "python\n", proc.stderr
-    assert proc.stderr == (f"meteor_metric: imported from {(tmp_path / 'clone' / 'meteor_metric').resolve()}, where the "
+    clone = (tmp_path / "clone" / "meteor_metric").resolve()
+    assert proc.stderr == (f"meteor_metric: imported from {clone}, where the "
                            f"compiled core is not built; it shadows the installed package, which has it ({installed}). "
                            "Scoring in pure Python: run from another directory to use the installed package, or "
                            "build the core here with: pip install -e .\n")

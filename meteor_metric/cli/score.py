@@ -20,8 +20,7 @@ from ..meteor15.meteor import CorpusResult, SegmentResult
 from ..profiles.registry import Scorer
 from .coco import coco_file_kind
 from .common import (EXIT_HELP, INPUT_HELP, CorpusInput, InputError, WorkerPool, add_config_args, add_input_args,
-                     build_scorer, digits, positive, score_batches, scorer_spec, seed, slim,
-                     worker_pool)
+                     build_scorer, digits, positive, score_batches, scorer_spec, seed, slim, worker_pool)
 
 SCORE_EPILOG = f"""\
 examples:
@@ -278,6 +277,11 @@ def run(args, out: TextIO) -> None:
     _refuse_coco_file(args.hyp)
     spec = scorer_spec(args)
     scorer = build_scorer(spec)
+    with worker_pool(spec, args.workers) as pool:  # forked helpers inherit the scorer (and share its pages)
+        _score(args, out, scorer, pool)
+
+
+def _score(args, out: TextIO, scorer: Scorer, pool: Optional[WorkerPool]) -> None:
     if args.confidence:
         from ..analysis.significance import sample_model
 
@@ -287,34 +291,29 @@ def run(args, out: TextIO) -> None:
             raise InputError(f"--confidence: {exc}") from None
     corpus = CorpusInput(args)
     try:
-        with worker_pool(spec, args.workers) as pool:  # forked helpers inherit the scorer (and share its pages)
-            _score(args, out, scorer, corpus, pool)
+        show = args.progress if args.progress is not None else (corpus.n_segments >= 1000 and sys.stderr.isatty())
+        writer = ScoreWriter(args.format, out, args.width, args.details, args.score_only)
+        totals = scorer.accumulator()
+        kept: list[SegmentResult] = []
+        digest = BatchDigest(writer.layout, keep=args.confidence)
+        with progress_bar(corpus.n_segments, show) as bar:
+            try:
+                pairs = corpus.pairs() if args.tokenize == "none" else (
+                    pretokenize(h, r, args.tokenize) for h, r in corpus.pairs())
+                for batch in score_batches(scorer, pairs, digest, pool, total=corpus.n_segments):
+                    totals.merge(batch.totals)
+                    writer.write(batch.rendered)
+                    if batch.kept is not None:
+                        kept += batch.kept
+                    bar.update(batch.rendered.count)
+            except ValueError as exc:  # a segment the scorer refuses (the message names it)
+                raise InputError(str(exc)) from None
+        result = totals.result()
+        signature = tokenized_signature(result.signature, args.tokenize)
+        ci = None
+        if args.confidence:
+            ci = confidence_interval(kept, scorer, args.confidence_n, args.seed)
+            signature += f"|ci:bs-{args.confidence_n}|seed:{args.seed}"
+        writer.finish(dataclasses.replace(result, signature=signature), ci)
     finally:
         corpus.close()
-
-
-def _score(args, out: TextIO, scorer: Scorer, corpus: CorpusInput, pool: Optional[WorkerPool]) -> None:
-    show = args.progress if args.progress is not None else (corpus.n_segments >= 1000 and sys.stderr.isatty())
-    writer = ScoreWriter(args.format, out, args.width, args.details, args.score_only)
-    totals = scorer.accumulator()
-    kept: list[SegmentResult] = []
-    digest = BatchDigest(writer.layout, keep=args.confidence)
-    with progress_bar(corpus.n_segments, show) as bar:
-        try:
-            pairs = corpus.pairs() if args.tokenize == "none" else (
-                pretokenize(h, r, args.tokenize) for h, r in corpus.pairs())
-            for batch in score_batches(scorer, pairs, digest, pool, total=corpus.n_segments):
-                totals.merge(batch.totals)
-                writer.write(batch.rendered)
-                if batch.kept is not None:
-                    kept += batch.kept
-                bar.update(batch.rendered.count)
-        except ValueError as exc:  # a segment the scorer refuses (the message names it)
-            raise InputError(str(exc)) from None
-    result = totals.result()
-    signature = tokenized_signature(result.signature, args.tokenize)
-    ci = None
-    if args.confidence:
-        ci = confidence_interval(kept, scorer, args.confidence_n, args.seed)
-        signature += f"|ci:bs-{args.confidence_n}|seed:{args.seed}"
-    writer.finish(dataclasses.replace(result, signature=signature), ci)

@@ -55,7 +55,6 @@ if TYPE_CHECKING:  # snowballstemmer is imported when a pure-Python stemmer is f
     from snowballstemmer.basestemmer import BaseStemmer
 
 
-
 def distribution_version(module: ModuleType, distribution: str) -> str:
     """The installed version of ``distribution``, which provides ``module``: read off the one
     ``<name>-<version>.dist-info`` directory beside the module (where pip puts both), else found by
