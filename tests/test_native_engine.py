@@ -393,6 +393,22 @@ for k in range(2000):  # synset ids as text: random digits, spaces and other cha
         table.add_token(f"w{k}", None, text, False)
     except ValueError:
         pass
+import gc  # a call made during another (a finalizer run by the collector): its own scratch memory
+class Pair(tuple):
+    __slots__ = ()
+table = core.Core(b"\x00", b"\x01", 40, False, Pair, None, None)
+small, large = tuple("the cat sat on the mat".split()), tuple(vocab) * 6
+for token in small + large:
+    table.add_token(token, None, (), False)
+alone, inner = table.score_tokens(small, small[::-1], -1), []
+class Reenters:
+    def __del__(self):
+        inner.append(table.score_tokens(large, large[::-1], -1))
+cycle = Reenters()
+cycle.me = cycle
+del cycle
+gc.set_threshold(1)
+assert table.score_tokens(small, small[::-1], -1) == alone and inner
 print("ASAN-OK", n)
 """
 
@@ -432,6 +448,46 @@ def test_the_core_under_address_sanitizer(tmp_path):
     if "ASan runtime does not come first" in proc.stderr or "interceptors" in proc.stderr[:300]:
         pytest.skip(f"the ASan runtime cannot be preloaded here: {proc.stderr[:300]}")
     assert proc.returncode == 0 and "ASAN-OK 400" in proc.stdout, proc.stderr[-3000:]
+
+
+@needs_native
+def test_a_call_made_during_another_gets_its_own_scratch_memory():
+    """The core keeps one block of scratch memory for its calls. A call made while another one is under way
+    (here: a finalizer the cyclic collector runs when the first call allocates its result) must not take
+    that block from under it: both return what they return called alone."""
+    import gc
+
+    class Pair(tuple):  # a Match type whose allocation runs the collector
+        __slots__ = ()
+
+    table = native_engine.meteor_core.Core(b"\x00", b"\x01", 40, False, Pair, None, None)
+    hyp, ref = tuple("the cat sat on the mat by the door".split()), tuple("by the door the mat the cat sat".split())
+    for token in hyp + ref:
+        table.add_token(token, None, (), False)
+    alone, alone_reversed = table.score_tokens(hyp, ref, -1), table.score_tokens(ref, hyp, -1)
+    inner = []
+
+    class Reenters:
+        def __del__(self):
+            inner.append(table.score_tokens(ref, hyp, -1))
+
+    thresholds = gc.get_threshold()
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(3):
+            cycle = Reenters()
+            cycle.me = cycle
+        del cycle
+        gc.set_threshold(1)
+        gc.enable()
+        outer = table.score_tokens(hyp, ref, -1)
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.enable()
+    assert inner, "the collector ran no finalizer during the call: the test tested nothing"
+    assert outer == alone
+    assert inner == [alone_reversed] * len(inner)
 
 
 @needs_native

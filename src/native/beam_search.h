@@ -78,7 +78,8 @@ static inline void NAMED(skip_offer)(NAMED(Succ) *best, int32_t *n_best, int32_t
 
 /* aligner._search: the best path's history entry (-1: no match chosen), -2 on memory exhaustion.
  * fixed[j]: the fixed candidate at reference position j, -1: none. */
-static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32_t *ref_cover, History *hs) {
+static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32_t *ref_cover, History *hs,
+                             Arena *arena) {
     const int32_t n_ref = p->n_ref, beam = p->beam;
     const int32_t words = p->n_hyp > 0 ? (p->n_hyp + 63) / 64 : 1;
     int64_t dist_sum = 1;
@@ -92,7 +93,7 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
     NAMED(Path) *cur_paths, *next_paths;
     NAMED(Succ) *best;
     unsigned char *inside;
-    Carve block = {NULL, 0}; /* every array in one allocation: measured, then handed out */
+    Carve block = {NULL, 0}; /* every array in one piece of the arena: measured, then handed out */
     for (int pass = 0; pass < 2; pass++) {
         gain_key = (KEY *)carve(&block, n_cand, sizeof(KEY)); /* -gain * chunk_radix */
         distance = (KEY *)carve(&block, n_cand, sizeof(KEY));
@@ -107,7 +108,7 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
         next_bits = (uint64_t *)carve(&block, n_slots * (size_t)words, sizeof(uint64_t));
         inside = (unsigned char *)carve(&block, n_pos, 1);
         last_after = (int32_t *)carve(&block, n_pos, sizeof(int32_t));
-        if (pass == 0 && !carve_allocate(&block)) return -2;
+        if (pass == 0 && !carve_allocate(&block, arena)) return -2;
     }
     int64_t result = -2;
     memset(cur_bits, 0, (size_t)words * sizeof(uint64_t)); /* the first path's words */
@@ -261,6 +262,5 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
         result = n_paths > 0 ? cur_paths[best].hist : -1;
     }
 done:
-    free(block.base);
     return result;
 }

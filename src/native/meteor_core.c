@@ -43,15 +43,82 @@ typedef struct {
 #define HL(p, i) ((p)->c[5 * (i) + 3])
 #define MOD(p, i) ((p)->c[5 * (i) + 4])
 
+/* Scratch memory for one call: pieces handed out by a bump pointer (16-byte aligned) and all given back at
+ * once by arena_release, which keeps the block for the next call. What does not fit is taken from malloc
+ * and freed at the release, after which the block is grown to hold it (up to ARENA_KEEP bytes). Built with
+ * AddressSanitizer, every piece is its own malloc, so an access past a piece is caught. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_KEEP ((size_t)0)
+#else
+#define ARENA_KEEP ((size_t)1 << 22)
+#endif
+
+typedef struct {
+    char *base;
+    size_t cap, used, spilled;
+    void **spill; /* the pieces taken from malloc */
+    size_t n_spill, cap_spill;
+} Arena;
+
+static void *arena_take(Arena *a, size_t size) {
+    const size_t rounded = size ? (size + 15) & ~(size_t)15 : 16;
+    if (rounded <= a->cap - a->used) {
+        void *at = a->base + a->used;
+        a->used += rounded;
+        return at;
+    }
+    if (a->n_spill == a->cap_spill) {
+        size_t cap = a->cap_spill ? 2 * a->cap_spill : 16;
+        void **s = (void **)realloc(a->spill, cap * sizeof(void *));
+        if (!s) return NULL;
+        a->spill = s;
+        a->cap_spill = cap;
+    }
+    void *piece = malloc(size ? size : 1); /* (exactly the size asked for: the sanitizer's bounds) */
+    if (!piece) return NULL;
+    a->spill[a->n_spill++] = piece;
+    a->spilled += rounded;
+    return piece;
+}
+
+/* realloc for a piece of the arena: `old` (NULL, or `old_size` bytes taken before) in a piece of `size`. */
+static void *arena_grow(Arena *a, void *old, size_t old_size, size_t size) {
+    void *piece = arena_take(a, size);
+    if (piece && old) memcpy(piece, old, old_size < size ? old_size : size);
+    return piece;
+}
+
+static void arena_release(Arena *a) {
+    for (size_t k = 0; k < a->n_spill; k++) free(a->spill[k]);
+    a->n_spill = 0;
+    if (a->spilled && a->cap < ARENA_KEEP) {
+        size_t cap = a->cap + a->spilled;
+        cap = cap < ARENA_KEEP ? cap : ARENA_KEEP;
+        free(a->base);
+        a->base = (char *)malloc(cap);
+        a->cap = a->base ? cap : 0;
+    }
+    a->used = 0;
+    a->spilled = 0;
+}
+
+static void arena_free(Arena *a) {
+    arena_release(a);
+    free(a->base);
+    free(a->spill);
+    memset(a, 0, sizeof *a);
+}
+
 typedef struct {
     Hist *h;
     int64_t n, cap;
+    Arena *arena;
 } History;
 
 static inline int64_t hist_push(History *hs, int32_t cand, int64_t prev) {
     if (hs->n == hs->cap) {
-        int64_t cap = hs->cap ? 2 * hs->cap : 4096;
-        Hist *h = (Hist *)realloc(hs->h, (size_t)cap * sizeof(Hist));
+        int64_t cap = hs->cap ? 2 * hs->cap : 1024;
+        Hist *h = (Hist *)arena_grow(hs->arena, hs->h, (size_t)hs->n * sizeof(Hist), (size_t)cap * sizeof(Hist));
         if (!h) return -2;
         hs->h = h;
         hs->cap = cap;
@@ -102,9 +169,9 @@ static void *carve(Carve *c, size_t count, size_t size) {
     return c->base ? c->base + at : NULL;
 }
 
-/* 1 with the block allocated (and the measure reset), 0 without memory. */
-static int carve_allocate(Carve *c) {
-    c->base = (char *)malloc(c->used ? c->used : 1);
+/* 1 with the block taken from the arena (and the measure reset), 0 without memory. */
+static int carve_allocate(Carve *c, Arena *a) {
+    c->base = (char *)arena_take(a, c->used);
     c->used = 0;
     return c->base != NULL;
 }
@@ -123,23 +190,26 @@ static int carve_allocate(Carve *c) {
 /* aligner._search with the narrowest keys that hold every key of the problem exactly: a key is at most
  * (n_hyp + n_ref + 2) * chunk_radix in size (gains of disjoint matches, one chunk per position, each
  * distance once), and the search also forms bound - key. */
-static int64_t search(const Problem *p, const int32_t *fixed, const int32_t *ref_cover, History *hs) {
+static int64_t search(const Problem *p, const int32_t *fixed, const int32_t *ref_cover, History *hs,
+                      Arena *arena) {
     __int128 dist_sum = 1;
     for (int32_t i = 0; i < p->n_cand; i++) dist_sum += distance_of(p, i);
     const __int128 size = (__int128)(p->n_hyp + p->n_ref + 4) * (p->n_ref + 2) * dist_sum;
-    return size < ((__int128)1 << 62) ? search_64(p, fixed, ref_cover, hs) : search_128(p, fixed, ref_cover, hs);
+    return size < ((__int128)1 << 62) ? search_64(p, fixed, ref_cover, hs, arena)
+                                      : search_128(p, fixed, ref_cover, hs, arena);
 }
 
 /* aligner.align: writes the chosen candidates in reference order to out (n_ref slots); returns their
  * number, -1 on memory exhaustion. */
-static int32_t align_problem(const Problem *p, int32_t *out) {
-    int32_t n_out = -1;
-    /* the hypothesis and reference cover counts (zeroed) and the fixed candidates, in one allocation */
-    int32_t *hyp_cover = (int32_t *)calloc((size_t)p->n_hyp + 2 * (size_t)p->n_ref + 3, sizeof(int32_t));
-    int32_t *ref_cover = hyp_cover ? hyp_cover + p->n_hyp + 1 : NULL;
-    int32_t *fixed = hyp_cover ? ref_cover + p->n_ref + 1 : NULL;
-    History hs = {NULL, 0, 0};
-    if (!hyp_cover) goto done;
+static int32_t align_problem(const Problem *p, int32_t *out, Arena *arena) {
+    /* the hypothesis and reference cover counts (zeroed) and the fixed candidates, in one piece */
+    const size_t n_ints = (size_t)p->n_hyp + 2 * (size_t)p->n_ref + 3;
+    int32_t *hyp_cover = (int32_t *)arena_take(arena, n_ints * sizeof(int32_t));
+    if (!hyp_cover) return -1;
+    memset(hyp_cover, 0, n_ints * sizeof(int32_t));
+    int32_t *ref_cover = hyp_cover + p->n_hyp + 1;
+    int32_t *fixed = ref_cover + p->n_ref + 1;
+    History hs = {NULL, 0, 0, arena};
     for (int32_t i = 0; i < p->n_cand; i++) {
         for (int32_t k = HS(p, i); k < HS(p, i) + HL(p, i); k++) hyp_cover[k]++;
         for (int32_t k = RS(p, i); k < RS(p, i) + RL(p, i); k++) ref_cover[k]++;
@@ -160,16 +230,13 @@ static int32_t align_problem(const Problem *p, int32_t *out) {
         if (n_at) ambiguous = 1;
     }
     if (ambiguous) {
-        int64_t h = search(p, fixed, ref_cover, &hs);
-        if (h == -2) goto done;
+        int64_t h = search(p, fixed, ref_cover, &hs, arena);
+        if (h == -2) return -1;
         for (; h >= 0; h = hs.h[h].prev) fixed[RS(p, hs.h[h].cand)] = hs.h[h].cand;
     }
-    n_out = 0;
+    int32_t n_out = 0;
     for (int32_t j = 0; j < p->n_ref; j++)
         if (fixed[j] >= 0) out[n_out++] = fixed[j];
-done:
-    free(hyp_cover);
-    free(hs.h);
     return n_out;
 }
 
@@ -246,8 +313,10 @@ static PyObject *py_align(PyObject *self, PyObject *args) {
     p.first = first;
     if (check_problem(&p)) goto done;
     int32_t n_out;
+    Arena arena = {0};
     Py_BEGIN_ALLOW_THREADS
-    n_out = align_problem(&p, out);
+    n_out = align_problem(&p, out, &arena);
+    arena_free(&arena);
     Py_END_ALLOW_THREADS
     if (n_out < 0) {
         PyErr_NoMemory();
@@ -403,6 +472,8 @@ typedef struct {
     PyObject *match_type; /* a tuple subclass built with 5 items (core.alignment.Match) */
     PyObject *ids;        /* token (str) -> its id */
     PyObject *vocab;      /* the paraphrase vocabulary: word (str) -> id (NULL: no paraphrase module) */
+    Arena arena;          /* scratch memory of a call ... */
+    int arena_busy;       /* ... unless a call re-entered (through a finalizer run by an allocation) */
 } Core;
 
 enum { P_TOK = 0, P_CHILD = 1, P_START = 2, P_PARA = 3, P_LEVELS = 4 };
@@ -411,6 +482,7 @@ typedef struct {
     int32_t *c;
     int64_t n, cap, limit; /* limit < 0: none */
     int over;
+    Arena *arena;
 } CandVec;
 
 static int cand_push(CandVec *v, int32_t rs, int32_t rl, int32_t hs, int32_t hl, int32_t mod) {
@@ -424,7 +496,8 @@ static int cand_push(CandVec *v, int32_t rs, int32_t rl, int32_t hs, int32_t hl,
     }
     if (v->n == v->cap) {
         int64_t cap = v->cap ? 2 * v->cap : 256;
-        int32_t *c = (int32_t *)realloc(v->c, (size_t)cap * 5 * sizeof(int32_t));
+        int32_t *c = (int32_t *)arena_grow(v->arena, v->c, (size_t)v->n * 5 * sizeof(int32_t),
+                                           (size_t)cap * 5 * sizeof(int32_t));
         if (!c) return -1;
         v->c = c;
         v->cap = cap;
@@ -456,13 +529,8 @@ typedef struct {
     int64_t *slot_last;  /* ... its last, */
     int64_t *next;       /* and each occurrence's next one of the same node (-1: none) */
     uint64_t mask;
+    Arena *arena; /* where its arrays are */
 } Walk;
-
-static void walk_free(Walk *w) {
-    free(w->occ);
-    free(w->path);
-    free(w->slot_node); /* the block of the index's four arrays */
-}
 
 static uint64_t slot_of(uint64_t key, uint64_t mask) {
     return (key * 0x9E3779B97F4A7C15ull >> 32) & mask;
@@ -475,11 +543,11 @@ static int walk_index(Walk *w) {
     while (size < 2 * (uint64_t)w->n_occ) size *= 2;
     Carve block = {NULL, 0};
     for (int pass = 0; pass < 2; pass++) {
-        w->slot_node = (uint32_t *)carve(&block, size, sizeof(uint32_t)); /* first: walk_free frees the block */
+        w->slot_node = (uint32_t *)carve(&block, size, sizeof(uint32_t));
         w->slot_first = (int64_t *)carve(&block, size, sizeof(int64_t));
         w->slot_last = (int64_t *)carve(&block, size, sizeof(int64_t));
         w->next = (int64_t *)carve(&block, (size_t)w->n_occ + 1, sizeof(int64_t));
-        if (pass == 0 && !carve_allocate(&block)) return -1;
+        if (pass == 0 && !carve_allocate(&block, w->arena)) return -1;
     }
     memset(w->slot_node, 0, size * sizeof(uint32_t));
     w->mask = size - 1;
@@ -515,7 +583,7 @@ static int para_walk(const Core *core, const int32_t *ids, int32_t n, Walk *w) {
             if (node + 1 >= n_child || node + 1 >= n_start || node > INT32_MAX) return -2;
             if (w->n_occ == w->cap_occ) {
                 int64_t cap = w->cap_occ ? 2 * w->cap_occ : 64;
-                Occ *o = (Occ *)realloc(w->occ, (size_t)cap * sizeof(Occ));
+                Occ *o = (Occ *)arena_grow(w->arena, w->occ, (size_t)w->n_occ * sizeof(Occ), (size_t)cap * sizeof(Occ));
                 if (!o) return -1;
                 w->occ = o;
                 w->cap_occ = cap;
@@ -527,7 +595,8 @@ static int para_walk(const Core *core, const int32_t *ids, int32_t n, Walk *w) {
             if (a != b) {
                 if (w->n_path == w->cap_path) {
                     int64_t cap = w->cap_path ? 2 * w->cap_path : 64;
-                    PPath *pp = (PPath *)realloc(w->path, (size_t)cap * sizeof(PPath));
+                    PPath *pp = (PPath *)arena_grow(w->arena, w->path, (size_t)w->n_path * sizeof(PPath),
+                                                    (size_t)cap * sizeof(PPath));
                     if (!pp) return -1;
                     w->path = pp;
                     w->cap_path = cap;
@@ -583,6 +652,7 @@ static int32_t para_depth(const Core *core, uint32_t q) {
 static int para_matches(const Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t *ref, int32_t n_ref,
                         int mod, CandVec *out) {
     Walk hw = {0}, rw = {0};
+    hw.arena = rw.arena = out->arena;
     int rc = para_walk(core, hyp, n_hyp, &hw);
     if (!rc) rc = para_walk(core, ref, n_ref, &rw);
     const uint32_t *para = core->para_arr[P_PARA];
@@ -610,8 +680,6 @@ static int para_matches(const Core *core, const int32_t *hyp, int32_t n_hyp, con
             }
         }
     }
-    walk_free(&hw);
-    walk_free(&rw);
     return rc;
 }
 
@@ -626,22 +694,18 @@ typedef struct {
     uint64_t mask;
 } ChainIndex;
 
-static void chain_index_free(ChainIndex *x) {
-    free(x->key); /* the block of all four arrays */
-}
-
-/* An empty index for up to `entries` entries. 0, or -1: no memory. */
-static int chain_index_init(ChainIndex *x, int64_t entries) {
+/* An empty index for up to `entries` entries, in the arena. 0, or -1: no memory. */
+static int chain_index_init(ChainIndex *x, int64_t entries, Arena *arena) {
     uint64_t size = 16;
     while (size < 2 * (uint64_t)entries) size *= 2;
     if (entries > INT32_MAX) return -1;
     Carve block = {NULL, 0};
     for (int pass = 0; pass < 2; pass++) {
-        x->key = (int64_t *)carve(&block, size, sizeof(int64_t)); /* first: chain_index_free frees the block */
+        x->key = (int64_t *)carve(&block, size, sizeof(int64_t));
         x->head = (int32_t *)carve(&block, size, sizeof(int32_t));
         x->pos = (int32_t *)carve(&block, (size_t)entries + 1, sizeof(int32_t));
         x->next = (int32_t *)carve(&block, (size_t)entries + 1, sizeof(int32_t));
-        if (pass == 0 && !carve_allocate(&block)) return -1;
+        if (pass == 0 && !carve_allocate(&block, arena)) return -1;
     }
     x->n = 0;
     x->mask = size - 1;
@@ -670,17 +734,17 @@ static int32_t chain_index_first(const ChainIndex *x, int64_t key) {
 }
 
 /* The positions of each value (hashes or stem hashes), each chain in ascending order. 0, or -1: no memory. */
-static int value_index_build(const int32_t *values, int32_t n, ChainIndex *x) {
-    if (chain_index_init(x, n)) return -1;
+static int value_index_build(const int32_t *values, int32_t n, ChainIndex *x, Arena *arena) {
+    if (chain_index_init(x, n, arena)) return -1;
     for (int32_t i = n - 1; i >= 0; i--) chain_index_add(x, values[i], i); /* added last first: ascending */
     return 0;
 }
 
 /* The positions of each synset of the hypothesis' words. 0, or -1: no memory. */
-static int syn_index_build(const Core *core, const int32_t *hyp, int32_t n_hyp, ChainIndex *x) {
+static int syn_index_build(const Core *core, const int32_t *hyp, int32_t n_hyp, ChainIndex *x, Arena *arena) {
     int64_t total = 0;
     for (int32_t i = 0; i < n_hyp; i++) total += core->syn_first[hyp[i] + 1] - core->syn_first[hyp[i]];
-    if (chain_index_init(x, total)) return -1;
+    if (chain_index_init(x, total, arena)) return -1;
     for (int32_t i = 0; i < n_hyp; i++)
         for (int64_t s = core->syn_first[hyp[i]]; s < core->syn_first[hyp[i] + 1]; s++)
             chain_index_add(x, core->syn[s], i);
@@ -706,15 +770,14 @@ static int32_t syn_index_mark(const Core *core, const ChainIndex *x, int32_t t, 
  * (memory), -2 (damaged paraphrase index). */
 static int find_all(Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t *ref, int32_t n_ref,
                     CandVec *out) {
-    int32_t *hh = (int32_t *)malloc(((size_t)n_hyp + n_ref + 1) * 2 * sizeof(int32_t));
-    int32_t *stamp = (int32_t *)calloc((size_t)n_hyp + 1, sizeof(int32_t));
-    int32_t *marked = (int32_t *)malloc(((size_t)n_hyp + 1) * sizeof(int32_t));
+    Arena *arena = out->arena;
+    int32_t *hh = (int32_t *)arena_take(arena, ((size_t)n_hyp + n_ref + 1) * 2 * sizeof(int32_t));
+    int32_t *stamp = (int32_t *)arena_take(arena, ((size_t)n_hyp + 1) * sizeof(int32_t));
+    int32_t *marked = (int32_t *)arena_take(arena, ((size_t)n_hyp + 1) * sizeof(int32_t));
     ChainIndex syn = {0}, by_hash = {0}, by_stem = {0};
     int rc = 0;
-    if (!hh || !stamp || !marked) {
-        rc = -1;
-        goto done;
-    }
+    if (!hh || !stamp || !marked) return -1;
+    memset(stamp, 0, ((size_t)n_hyp + 1) * sizeof(int32_t));
     int32_t *rh = hh + n_hyp, *hs = rh + n_ref, *rs = hs + n_hyp; /* hashes, then stem hashes */
     for (int32_t k = 0; k < n_hyp; k++) {
         hh[k] = core->hash[hyp[k]];
@@ -733,7 +796,7 @@ static int find_all(Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t
             rc = para_matches(core, hyp, n_hyp, ref, n_ref, mod, out);
         } else if (kind == K_EXACT || kind == K_STEM) {
             ChainIndex *index = kind == K_EXACT ? &by_hash : &by_stem;
-            if (!index->key && value_index_build(kind == K_EXACT ? hh : hs, n_hyp, index)) {
+            if (!index->key && value_index_build(kind == K_EXACT ? hh : hs, n_hyp, index, arena)) {
                 rc = -1;
                 break;
             }
@@ -746,7 +809,7 @@ static int find_all(Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t
                 }
             }
         } else {
-            if (!syn.key && syn_index_build(core, hyp, n_hyp, &syn)) {
+            if (!syn.key && syn_index_build(core, hyp, n_hyp, &syn, arena)) {
                 rc = -1;
                 break;
             }
@@ -769,13 +832,6 @@ static int find_all(Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t
             }
         }
     }
-done:
-    free(hh);
-    free(stamp);
-    free(marked);
-    chain_index_free(&syn);
-    chain_index_free(&by_hash);
-    chain_index_free(&by_stem);
     return rc;
 }
 
@@ -983,9 +1039,9 @@ static PyObject *make_match(PyTypeObject *type, const int32_t *r) {
  * token-id sequences already checked against the table, or None when the pair has more than
  * max_candidates (>= 0) candidate matches. */
 static PyObject *score_pair(Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t *ref, int32_t n_ref,
-                            long long max_candidates) {
+                            long long max_candidates, Arena *arena) {
     PyObject *result = NULL, *alignment = NULL, *stats = NULL;
-    CandVec found = {NULL, 0, 0, max_candidates, 0};
+    CandVec found = {NULL, 0, 0, max_candidates, 0, arena};
     int32_t *grouped = NULL, *first = NULL, *chosen = NULL, *sizes = NULL, *picked = NULL;
     unsigned char *flags = NULL;
     int rc = find_all(core, hyp, n_hyp, ref, n_ref, &found);
@@ -1012,7 +1068,7 @@ static PyObject *score_pair(Core *core, const int32_t *hyp, int32_t n_hyp, const
         picked = (int32_t *)carve(&block, ((size_t)n_ref + 1) * 5, sizeof(int32_t));
         sizes = (int32_t *)carve(&block, (size_t)n_hyp + n_ref + 1, sizeof(int32_t));
         flags = (unsigned char *)carve(&block, (size_t)n_hyp + n_ref + 1, 1);
-        if (pass == 0 && !carve_allocate(&block)) {
+        if (pass == 0 && !carve_allocate(&block, arena)) {
             PyErr_NoMemory();
             goto done;
         }
@@ -1026,7 +1082,7 @@ static PyObject *score_pair(Core *core, const int32_t *hyp, int32_t n_hyp, const
     }
     Problem p = {n_hyp, n_ref, (int32_t)found.n, core->n_modules, core->beam, grouped, core->exact, first};
     if (check_problem(&p)) goto done;
-    int32_t n_chosen = align_problem(&p, chosen);
+    int32_t n_chosen = align_problem(&p, chosen, arena);
     if (n_chosen < 0) {
         PyErr_NoMemory();
         goto done;
@@ -1062,9 +1118,23 @@ static PyObject *score_pair(Core *core, const int32_t *hyp, int32_t n_hyp, const
 done:
     Py_XDECREF(alignment);
     Py_XDECREF(stats);
-    free(found.c);
-    free(grouped); /* the block */
     return result;
+}
+
+/* The core's arena for a call, or `spare` (empty) while another call of this core uses it. */
+static Arena *arena_acquire(Core *core, Arena *spare) {
+    if (core->arena_busy) return spare;
+    core->arena_busy = 1;
+    return &core->arena;
+}
+
+static void arena_return(Core *core, Arena *a) {
+    if (a == &core->arena) {
+        arena_release(a);
+        core->arena_busy = 0;
+    } else {
+        arena_free(a);
+    }
 }
 
 /* score(hyp_ids, ref_ids, max_candidates) -> score_pair's result for int32 token ids of the table. */
@@ -1073,18 +1143,22 @@ static PyObject *core_score(Core *core, PyObject *args) {
     long long max_candidates;
     if (!PyArg_ParseTuple(args, "y*y*L:score", &hb, &rb, &max_candidates)) return NULL;
     PyObject *result = NULL;
-    if (!check_ids(core, &hb, "hypothesis") && !check_ids(core, &rb, "reference"))
+    if (!check_ids(core, &hb, "hypothesis") && !check_ids(core, &rb, "reference")) {
+        Arena spare = {0}, *arena = arena_acquire(core, &spare);
         result = score_pair(core, (const int32_t *)hb.buf, (int32_t)(hb.len / 4), (const int32_t *)rb.buf,
-                            (int32_t)(rb.len / 4), max_candidates);
+                            (int32_t)(rb.len / 4), max_candidates, arena);
+        arena_return(core, arena);
+    }
     PyBuffer_Release(&hb);
     PyBuffer_Release(&rb);
     return result;
 }
 
-/* The table ids of a sequence of tokens (str) into *out (n_out of them, malloc'ed); a token not in the table
- * is put in `missing` (a dict used as an ordered set). 0, or -1 with a Python error set. */
+/* The table ids of a sequence of tokens (str) into *out (n_out of them, in the arena); a token not in the
+ * table is put in *missing (a dict used as an ordered set, made at the first). 0, or -1 with a Python error
+ * set. */
 static int token_ids(Core *core, PyObject *tokens, const char *what, int32_t **out, int32_t *n_out,
-                     PyObject *missing) {
+                     PyObject **missing, Arena *arena) {
     PyObject *seq = PySequence_Fast(tokens, "score_tokens: tokens must be a sequence of str");
     if (!seq) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
@@ -1093,7 +1167,7 @@ static int token_ids(Core *core, PyObject *tokens, const char *what, int32_t **o
         PyErr_Format(PyExc_ValueError, "score_tokens: the %s has more than %d tokens", what, MAX_TOKENS);
         goto done;
     }
-    *out = (int32_t *)malloc(((size_t)n + 1) * sizeof(int32_t));
+    *out = (int32_t *)arena_take(arena, ((size_t)n + 1) * sizeof(int32_t));
     if (!*out) {
         PyErr_NoMemory();
         goto done;
@@ -1109,7 +1183,8 @@ static int token_ids(Core *core, PyObject *tokens, const char *what, int32_t **o
         PyObject *id = PyDict_GetItemWithError(core->ids, items[k]);
         if (id) {
             (*out)[k] = (int32_t)PyLong_AsLong(id);
-        } else if (PyErr_Occurred() || PyDict_SetItem(missing, items[k], Py_None)) {
+        } else if (PyErr_Occurred() || (!*missing && !(*missing = PyDict_New())) ||
+                   PyDict_SetItem(*missing, items[k], Py_None)) {
             goto done;
         }
     }
@@ -1125,17 +1200,17 @@ static PyObject *core_score_tokens(Core *core, PyObject *args) {
     PyObject *hyp_tokens, *ref_tokens;
     long long max_candidates;
     if (!PyArg_ParseTuple(args, "OOL:score_tokens", &hyp_tokens, &ref_tokens, &max_candidates)) return NULL;
-    PyObject *result = NULL, *missing = PyDict_New();
+    PyObject *result = NULL, *missing = NULL;
     int32_t *hyp = NULL, *ref = NULL, n_hyp = 0, n_ref = 0;
-    if (!missing || token_ids(core, hyp_tokens, "hypothesis", &hyp, &n_hyp, missing) ||
-        token_ids(core, ref_tokens, "reference", &ref, &n_ref, missing))
+    Arena spare = {0}, *arena = arena_acquire(core, &spare);
+    if (token_ids(core, hyp_tokens, "hypothesis", &hyp, &n_hyp, &missing, arena) ||
+        token_ids(core, ref_tokens, "reference", &ref, &n_ref, &missing, arena))
         goto done;
-    if (PyDict_GET_SIZE(missing)) result = PyDict_Keys(missing);
-    else result = score_pair(core, hyp, n_hyp, ref, n_ref, max_candidates);
+    if (missing) result = PyDict_Keys(missing);
+    else result = score_pair(core, hyp, n_hyp, ref, n_ref, max_candidates, arena);
 done:
     Py_XDECREF(missing);
-    free(hyp);
-    free(ref);
+    arena_return(core, arena);
     return result;
 }
 
@@ -1147,6 +1222,7 @@ static void core_dealloc(Core *core) {
     free(core->fw);
     free(core->syn_first);
     free(core->syn);
+    arena_free(&core->arena);
     for (int k = 0; k < N_PARA_ARRAYS; k++)
         if (core->para_arr[k]) PyBuffer_Release(&core->para_buf[k]);
     Py_XDECREF(core->match_type);
