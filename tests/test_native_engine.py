@@ -288,6 +288,11 @@ def test_the_core_refuses_malformed_input():
         NativeAligner([True], 40).align(1, [[], [Match(0, 1, 0, 1, 0)]])
     with pytest.raises(ValueError, match="beam_size"):
         NativeAligner([True], 0)
+    empty = core.Core.__new__(core.Core)  # never initialised: refused, not a crash
+    for call in (lambda: empty.score_tokens(("a",), ("a",), -1), lambda: empty.add_token("a", None, (), False),
+                 lambda: empty.score(array("i", [0]), array("i", [0]), -1)):
+        with pytest.raises(RuntimeError, match="not initialised"):
+            call()
     table = core.Core(b"\x00", b"\x01", 40, False, Match, None, None)
     first = table.add_token("a", None, (), False)
     with pytest.raises(ValueError, match="token id 7 is not in the table"):

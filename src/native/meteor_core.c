@@ -889,7 +889,15 @@ static void java_hash_length(PyObject *s, int32_t *hash, int32_t *length) {
 /* add_token(token, stem, synsets, function_word) -> token id (its id if it is in the table already). The
  * token's Java hash, UTF-16 length and paraphrase vocabulary id, and its stem's Java hash (0 without a
  * stem: None), are computed here. */
+/* 0 for a core its __init__ made, else -1 with a RuntimeError (Core.__new__ alone leaves it empty). */
+static int core_ready(const Core *core) {
+    if (core->match_type) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "Core is not initialised: call Core(...), not Core.__new__");
+    return -1;
+}
+
 static PyObject *core_add_token(Core *core, PyObject *args) {
+    if (core_ready(core)) return NULL;
     int fw;
     int32_t hash, stem = 0, u16, unused, para_id = -1;
     PyObject *token, *stem_text, *synsets;
@@ -1139,6 +1147,7 @@ static void arena_return(Core *core, Arena *a) {
 
 /* score(hyp_ids, ref_ids, max_candidates) -> score_pair's result for int32 token ids of the table. */
 static PyObject *core_score(Core *core, PyObject *args) {
+    if (core_ready(core)) return NULL;
     Py_buffer hb = {0}, rb = {0};
     long long max_candidates;
     if (!PyArg_ParseTuple(args, "y*y*L:score", &hb, &rb, &max_candidates)) return NULL;
@@ -1197,6 +1206,7 @@ done:
 /* score_tokens(hyp_tokens, ref_tokens, max_candidates) -> score_pair's result, or a list of the tokens not
  * yet in the table (each once, in order of appearance: add them, then call again). */
 static PyObject *core_score_tokens(Core *core, PyObject *args) {
+    if (core_ready(core)) return NULL;
     PyObject *hyp_tokens, *ref_tokens;
     long long max_candidates;
     if (!PyArg_ParseTuple(args, "OOL:score_tokens", &hyp_tokens, &ref_tokens, &max_candidates)) return NULL;
