@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from meteor_metric import Meteor
 from meteor_metric.core.alignment import Match
+from meteor_metric.core.stats import stats_values
 from meteor_metric.meteor15 import native_engine
 from meteor_metric.meteor15.aligner import align
 from meteor_metric.meteor15.native_engine import NativeAligner, ascii_normalizer, native_available, resolve_engine
@@ -384,6 +385,10 @@ for _ in range(400):
     n += 1
 long = ("the",) * 200
 assert nat.align_tokens(long, long[1:] + ("cat",)) == py.align_tokens(long, long[1:] + ("cat",))
+pool = [tuple(rng.choice(vocab) for _ in range(rng.randint(0, 30))) for _ in range(300)]  # kept, seen again, evicted
+for _ in range(1500):
+    hyp, ref = rng.choice(pool), rng.choice(pool)
+    assert nat.align_tokens(hyp, ref) == py.align_tokens(hyp, ref), (hyp, ref)
 core = native_engine.meteor_core
 for bad in (b"", b"\x00" * 7, bytes(range(40))):
     for n_hyp, n_ref in ((0, 0), (1, 1), (3, 2), (-1, 5)):
@@ -405,15 +410,19 @@ table = core.Core(b"\x00", b"\x01", 40, False, Pair, None, None)
 small, large = tuple("the cat sat on the mat".split()), tuple(vocab) * 6
 for token in small + large:
     table.add_token(token, None, (), False)
-alone, inner = table.score_tokens(small, small[::-1], -1), []
-class Reenters:
+backwards = small[::-1]
+alone, inner = table.score_tokens(small, backwards, -1), []  # both sentences kept, and seen again below
+others = [tuple(rng.sample(small + large[:40], 12)) for _ in range(300)]
+class Reenters:  # scores a large pair (the arena), then 300 others (evicting every sentence the core kept)
     def __del__(self):
         inner.append(table.score_tokens(large, large[::-1], -1))
+        for other in others:
+            table.score_tokens(other, other[::-1], -1)
 cycle = Reenters()
 cycle.me = cycle
 del cycle
 gc.set_threshold(1)
-assert table.score_tokens(small, small[::-1], -1) == alone and inner
+assert table.score_tokens(small, backwards, -1) == alone and inner
 print("ASAN-OK", n)
 """
 
@@ -453,6 +462,32 @@ def test_the_core_under_address_sanitizer(tmp_path):
     if "ASan runtime does not come first" in proc.stderr or "interceptors" in proc.stderr[:300]:
         pytest.skip(f"the ASan runtime cannot be preloaded here: {proc.stderr[:300]}")
     assert proc.returncode == 0 and "ASAN-OK 400" in proc.stdout, proc.stderr[-3000:]
+
+
+@needs_native
+def test_sentences_the_core_keeps_score_as_new_ones():
+    """The core keeps the token ids and paraphrase walks of the last sentences it scored, by tuple object (256
+    slots by address). Pairs drawn from 400 sentences (hits, second sightings, evictions, a hypothesis that is
+    its reference, lists and str subclasses, which are not kept) score as copies the core has never seen, and
+    as the pure-Python engine aligns them."""
+    class Word(str):
+        pass
+
+    native, python = scorer("default", "native"), scorer("default", "python")
+    core = native._native._table[0]
+    rng = random.Random(3)
+    pool = [tuple(rng.choice(VOCAB) for _ in range(rng.randint(0, 20))) for _ in range(400)]
+    pool += [pool[0] + ("per", "cent"), list(pool[1]), tuple(map(Word, pool[2]))]
+    for token in set(VOCAB):
+        native._native._add_token(native._native._table, token)
+    for k in range(3000):
+        hyp = rng.choice(pool)
+        ref = hyp if k % 50 == 0 else rng.choice(pool)
+        got = core.score_tokens(hyp, ref, -1)
+        assert got == core.score_tokens(tuple(list(hyp)), tuple(list(ref)), -1), (hyp, ref)
+        if k % 10 == 0:
+            stats, alignment = python.align_tokens(tuple(hyp), tuple(ref))
+            assert (got[0], got[1]) == (tuple(alignment), stats_values(stats)[:-2]), (hyp, ref)
 
 
 @needs_native

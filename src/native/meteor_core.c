@@ -472,6 +472,8 @@ typedef struct {
     PyObject *match_type; /* a tuple subclass built with 5 items (core.alignment.Match) */
     PyObject *ids;        /* token (str) -> its id */
     PyObject *vocab;      /* the paraphrase vocabulary: word (str) -> id (NULL: no paraphrase module) */
+    struct Sentence *sentences; /* the sentences scored last, by their token tuple (sentence_slot) ... */
+    size_t sentence_bytes;      /* ... and the memory they hold */
     Arena arena;          /* scratch memory of a call ... */
     int arena_busy;       /* ... unless a call re-entered (through a finalizer run by an allocation) */
 } Core;
@@ -627,6 +629,118 @@ static int para_walk(const Core *core, const int32_t *ids, int32_t n, Walk *w) {
     return walk_index(w);
 }
 
+/* A sentence scored lately: its token tuple (a reference held: so the same object while it is here), its
+ * token ids and, once walked, its paraphrase walk. A reference scored against many hypotheses (sorted
+ * system outputs: 87.5 % of the WMT21 pairs of benchmarks/bench_loops.py follow a pair with the same
+ * reference) or a candidate of an MBR matrix is looked up and walked once. Only exact tuples of exact str
+ * of at most SENTENCE_TOKENS tokens are kept (their release runs no Python code), in SENTENCES slots chosen
+ * by the tuple's address: a sentence evicts the one in its slot. Walks are kept while all the slots hold at
+ * most SENTENCE_BYTES. */
+#define SENTENCES 256
+#define SENTENCE_TOKENS 256
+#define SENTENCE_BYTES ((size_t)1 << 22)
+
+typedef struct Sentence {
+    PyObject *tokens; /* NULL: an empty slot */
+    int32_t *ids;     /* its n token ids, then its walk's arrays: one block ... */
+    size_t bytes;     /* ... of this size */
+    int32_t n;
+    int seen_again; /* looked up since it was kept: its walk is kept from then on */
+    int walked;
+    Walk walk;
+} Sentence;
+
+static Sentence *sentence_slot(const Core *core, PyObject *tokens) {
+    return &core->sentences[slot_of((uint64_t)(uintptr_t)tokens >> 4, SENTENCES - 1)];
+}
+
+/* Whether a sentence can be kept: an exact tuple of at most SENTENCE_TOKENS exact str. */
+static int sentence_keepable(PyObject *tokens, int32_t n) {
+    if (!PyTuple_CheckExact(tokens) || n > SENTENCE_TOKENS) return 0;
+    for (int32_t k = 0; k < n; k++)
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(tokens, k))) return 0;
+    return 1;
+}
+
+static void sentence_clear(Core *core, Sentence *s) {
+    PyObject *tokens = s->tokens;
+    core->sentence_bytes -= s->bytes;
+    free(s->ids);
+    memset(s, 0, sizeof *s);
+    Py_XDECREF(tokens);
+}
+
+/* Keeps a sentence's ids (n of them) in its slot, evicting the one there. The tuple's items are exact str
+ * (checked by the caller). 0, or -1: no memory (nothing kept). */
+static int sentence_keep(Core *core, PyObject *tokens, const int32_t *ids, int32_t n) {
+    Sentence *s = sentence_slot(core, tokens);
+    sentence_clear(core, s);
+    s->ids = (int32_t *)malloc(((size_t)n + 1) * sizeof(int32_t));
+    if (!s->ids) return -1;
+    memcpy(s->ids, ids, (size_t)n * sizeof(int32_t));
+    s->n = n;
+    s->bytes = ((size_t)n + 1) * sizeof(int32_t);
+    core->sentence_bytes += s->bytes;
+    Py_INCREF(tokens);
+    s->tokens = tokens;
+    return 0;
+}
+
+/* Keeps a sentence's walk (made in the arena) with it, in one block with its ids. 0, or -1: no memory (or
+ * over SENTENCE_BYTES). */
+static int sentence_keep_walk(Core *core, Sentence *s, const Walk *w) {
+    const size_t slots = (size_t)w->mask + 1, n_occ = (size_t)w->n_occ, n_path = (size_t)w->n_path;
+    Carve block = {NULL, 0};
+    Walk kept = {0};
+    int32_t *ids = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        ids = (int32_t *)carve(&block, (size_t)s->n + 1, sizeof(int32_t)); /* first: the block */
+        kept.occ = (Occ *)carve(&block, n_occ + 1, sizeof(Occ));
+        kept.path = (PPath *)carve(&block, n_path + 1, sizeof(PPath));
+        kept.slot_node = (uint32_t *)carve(&block, slots, sizeof(uint32_t));
+        kept.slot_first = (int64_t *)carve(&block, slots, sizeof(int64_t));
+        kept.slot_last = (int64_t *)carve(&block, slots, sizeof(int64_t));
+        kept.next = (int64_t *)carve(&block, n_occ + 1, sizeof(int64_t));
+        if (pass == 0) {
+            if (core->sentence_bytes - s->bytes + block.used > SENTENCE_BYTES) return -1;
+            block.base = (char *)malloc(block.used);
+            if (!block.base) return -1;
+            block.used = 0;
+        }
+    }
+    memcpy(ids, s->ids, (size_t)s->n * sizeof(int32_t));
+    memcpy(kept.occ, w->occ, n_occ * sizeof(Occ));
+    memcpy(kept.path, w->path, n_path * sizeof(PPath));
+    memcpy(kept.slot_node, w->slot_node, slots * sizeof(uint32_t));
+    memcpy(kept.slot_first, w->slot_first, slots * sizeof(int64_t));
+    memcpy(kept.slot_last, w->slot_last, slots * sizeof(int64_t));
+    memcpy(kept.next, w->next, (n_occ + 1) * sizeof(int64_t));
+    kept.n_occ = kept.cap_occ = w->n_occ;
+    kept.n_path = kept.cap_path = w->n_path;
+    kept.mask = w->mask;
+    core->sentence_bytes += block.used - s->bytes;
+    free(s->ids);
+    s->ids = ids;
+    s->bytes = block.used;
+    s->walk = kept;
+    s->walked = 1;
+    return 0;
+}
+
+/* The walk of a sentence: its kept one, else made in `w` (and kept when the sentence is kept and was seen
+ * again: the walks of sentences seen once are not copied). 0, -1, -2 as para_walk. */
+static int sentence_walk(Core *core, Sentence *s, const int32_t *ids, int32_t n, Walk *w,
+                         const Walk **walk) {
+    if (s && s->walked) {
+        *walk = &s->walk;
+        return 0;
+    }
+    int rc = para_walk(core, ids, n, w);
+    if (!rc && s && s->seen_again) sentence_keep_walk(core, s, w); /* (without memory: not kept) */
+    *walk = w;
+    return rc;
+}
+
 /* The first occurrence of node q in a walk (the next ones: w->next), or -1. */
 static int64_t occ_find(const Walk *w, uint32_t q) {
     if (q == UINT32_MAX) return -1;
@@ -649,15 +763,16 @@ static int32_t para_depth(const Core *core, uint32_t q) {
 }
 
 /* paraphrase.ParaphraseTable.matches for module `mod`. 0, 1 (over the candidate limit), -1, -2 as walk. */
-static int para_matches(const Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t *ref, int32_t n_ref,
-                        int mod, CandVec *out) {
+static int para_matches(Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t *ref, int32_t n_ref,
+                        Sentence *const kept[2], int mod, CandVec *out) {
     Walk hw = {0}, rw = {0};
+    const Walk *hwp = NULL, *rwp = NULL;
     hw.arena = rw.arena = out->arena;
-    int rc = para_walk(core, hyp, n_hyp, &hw);
-    if (!rc) rc = para_walk(core, ref, n_ref, &rw);
+    int rc = sentence_walk(core, kept[0], hyp, n_hyp, &hw, &hwp);
+    if (!rc) rc = sentence_walk(core, kept[1], ref, n_ref, &rw, &rwp);
     const uint32_t *para = core->para_arr[P_PARA];
     for (int side = 0; side < 2 && !rc; side++) {
-        const Walk *from = side ? &hw : &rw, *into = side ? &rw : &hw;
+        const Walk *from = side ? hwp : rwp, *into = side ? rwp : hwp;
         for (int64_t k = 0; k < from->n_path && !rc; k++) {
             const PPath *pp = &from->path[k];
             for (uint32_t x = pp->a; x < pp->b && !rc; x++) {
@@ -769,7 +884,7 @@ static int32_t syn_index_mark(const Core *core, const ChainIndex *x, int32_t t, 
  * module by module, each by reference position, then hypothesis position); 0, 1 (over the limit), -1
  * (memory), -2 (damaged paraphrase index). */
 static int find_all(Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t *ref, int32_t n_ref,
-                    CandVec *out) {
+                    Sentence *const kept[2], CandVec *out) {
     Arena *arena = out->arena;
     int32_t *hh = (int32_t *)arena_take(arena, ((size_t)n_hyp + n_ref + 1) * 2 * sizeof(int32_t));
     int32_t *stamp = (int32_t *)arena_take(arena, ((size_t)n_hyp + 1) * sizeof(int32_t));
@@ -793,7 +908,7 @@ static int find_all(Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t
     for (int mod = 0; mod < n_mod && !rc; mod++) {
         int kind = core->kinds[mod];
         if (kind == K_PARAPHRASE) {
-            rc = para_matches(core, hyp, n_hyp, ref, n_ref, mod, out);
+            rc = para_matches(core, hyp, n_hyp, ref, n_ref, kept, mod, out);
         } else if (kind == K_EXACT || kind == K_STEM) {
             ChainIndex *index = kind == K_EXACT ? &by_hash : &by_stem;
             if (!index->key && value_index_build(kind == K_EXACT ? hh : hs, n_hyp, index, arena)) {
@@ -1047,12 +1162,13 @@ static PyObject *make_match(PyTypeObject *type, const int32_t *r) {
  * token-id sequences already checked against the table, or None when the pair has more than
  * max_candidates (>= 0) candidate matches. */
 static PyObject *score_pair(Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t *ref, int32_t n_ref,
-                            long long max_candidates, Arena *arena) {
+                            Sentence *const kept[2], long long max_candidates, Arena *arena) {
     PyObject *result = NULL, *alignment = NULL, *stats = NULL;
     CandVec found = {NULL, 0, 0, max_candidates, 0, arena};
     int32_t *grouped = NULL, *first = NULL, *chosen = NULL, *sizes = NULL, *picked = NULL;
     unsigned char *flags = NULL;
-    int rc = find_all(core, hyp, n_hyp, ref, n_ref, &found);
+    /* (`kept` is not used past here: once Python objects are made, a finalizer scoring may evict them) */
+    int rc = find_all(core, hyp, n_hyp, ref, n_ref, kept, &found);
     if (rc == -1) {
         PyErr_NoMemory();
         goto done;
@@ -1154,8 +1270,9 @@ static PyObject *core_score(Core *core, PyObject *args) {
     PyObject *result = NULL;
     if (!check_ids(core, &hb, "hypothesis") && !check_ids(core, &rb, "reference")) {
         Arena spare = {0}, *arena = arena_acquire(core, &spare);
+        Sentence *const none[2] = {NULL, NULL};
         result = score_pair(core, (const int32_t *)hb.buf, (int32_t)(hb.len / 4), (const int32_t *)rb.buf,
-                            (int32_t)(rb.len / 4), max_candidates, arena);
+                            (int32_t)(rb.len / 4), none, max_candidates, arena);
         arena_return(core, arena);
     }
     PyBuffer_Release(&hb);
@@ -1210,14 +1327,39 @@ static PyObject *core_score_tokens(Core *core, PyObject *args) {
     PyObject *hyp_tokens, *ref_tokens;
     long long max_candidates;
     if (!PyArg_ParseTuple(args, "OOL:score_tokens", &hyp_tokens, &ref_tokens, &max_candidates)) return NULL;
-    PyObject *result = NULL, *missing = NULL;
-    int32_t *hyp = NULL, *ref = NULL, n_hyp = 0, n_ref = 0;
+    PyObject *result = NULL, *missing = NULL, *const sides[2] = {hyp_tokens, ref_tokens};
+    const char *const names[2] = {"hypothesis", "reference"};
+    int32_t *ids[2] = {NULL, NULL}, n[2] = {0, 0};
     Arena spare = {0}, *arena = arena_acquire(core, &spare);
-    if (token_ids(core, hyp_tokens, "hypothesis", &hyp, &n_hyp, &missing, arena) ||
-        token_ids(core, ref_tokens, "reference", &ref, &n_ref, &missing, arena))
+    for (int k = 0; k < 2; k++) { /* a kept sentence's ids (copied: it may be evicted), else looked up */
+        Sentence *s = PyTuple_CheckExact(sides[k]) ? sentence_slot(core, sides[k]) : NULL;
+        if (s && s->tokens == sides[k]) {
+            s->seen_again = 1;
+            ids[k] = (int32_t *)arena_take(arena, ((size_t)s->n + 1) * sizeof(int32_t));
+            if (!ids[k]) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            memcpy(ids[k], s->ids, (size_t)s->n * sizeof(int32_t));
+            n[k] = s->n;
+        } else if (token_ids(core, sides[k], names[k], &ids[k], &n[k], &missing, arena)) {
+            goto done;
+        }
+    }
+    if (missing) {
+        result = PyDict_Keys(missing);
         goto done;
-    if (missing) result = PyDict_Keys(missing);
-    else result = score_pair(core, hyp, n_hyp, ref, n_ref, max_candidates, arena);
+    }
+    Sentence *kept[2] = {NULL, NULL};
+    for (int k = 0; k < 2; k++) {
+        Sentence *s = PyTuple_CheckExact(sides[k]) ? sentence_slot(core, sides[k]) : NULL;
+        if (s && s->tokens != sides[k] &&
+            (!sentence_keepable(sides[k], n[k]) || sentence_keep(core, sides[k], ids[k], n[k])))
+            s = NULL; /* not kept (or no memory) */
+        kept[k] = s;
+    }
+    if (kept[0] && kept[0]->tokens != hyp_tokens) kept[0] = NULL; /* the reference took its slot */
+    result = score_pair(core, ids[0], n[0], ids[1], n[1], kept, max_candidates, arena);
 done:
     Py_XDECREF(missing);
     arena_return(core, arena);
@@ -1233,6 +1375,9 @@ static void core_dealloc(Core *core) {
     free(core->syn_first);
     free(core->syn);
     arena_free(&core->arena);
+    if (core->sentences)
+        for (int k = 0; k < SENTENCES; k++) sentence_clear(core, &core->sentences[k]);
+    free(core->sentences);
     for (int k = 0; k < N_PARA_ARRAYS; k++)
         if (core->para_arr[k]) PyBuffer_Release(&core->para_buf[k]);
     Py_XDECREF(core->match_type);
@@ -1304,6 +1449,11 @@ static int core_init(Core *core, PyObject *args, PyObject *kwds) {
     }
     core->ids = PyDict_New();
     if (!core->ids) goto done;
+    core->sentences = (Sentence *)calloc(SENTENCES, sizeof(Sentence));
+    if (!core->sentences) {
+        PyErr_NoMemory();
+        goto done;
+    }
     core->beam = beam;
     core->char_based = char_based;
     Py_INCREF(match_type);
