@@ -491,6 +491,33 @@ def test_sentences_the_core_keeps_score_as_new_ones():
 
 
 @needs_native
+def test_the_sentences_the_core_keeps_are_bounded():
+    """At most 256 sentences of at most 256 tokens are kept, their walks only while all hold under 4 MiB:
+    600 long sentences, each scored twice (so their walks are kept), leave the bound held and every score as
+    the pure-Python engine's."""
+    native, python = scorer("default", "native"), scorer("default", "python")
+    core = native._native._table[0]
+    for token in set(VOCAB):
+        native._native._add_token(native._native._table, token)
+    rng = random.Random(5)
+    long_ones = [tuple(rng.choice(VOCAB) for _ in range(256)) for _ in range(600)]
+    for k, sentence in enumerate(long_ones):
+        other = long_ones[k - 1]
+        first, again = core.score_tokens(sentence, other, -1), core.score_tokens(sentence, other, -1)
+        assert first == again
+        if k % 100 == 0:
+            stats, alignment = python.align_tokens(sentence, other)
+            assert first[:2] == (tuple(alignment), stats_values(stats)[:-2])
+        kept, held = core.kept()
+        assert kept <= 256 and held <= 4 * 2**20 + 256 * 257 * 4
+    assert held > 2**20  # walks were kept
+    too_long, fits = (tuple(rng.choice(VOCAB) for _ in range(n)) for n in (257, 256))
+    references = sys.getrefcount(too_long), sys.getrefcount(fits)
+    core.score_tokens(too_long, fits, -1)
+    assert (sys.getrefcount(too_long), sys.getrefcount(fits)) == (references[0], references[1] + 1)
+
+
+@needs_native
 def test_a_call_made_during_another_gets_its_own_scratch_memory():
     """The core keeps one block of scratch memory for its calls. A call made while another one is under way
     (here: a finalizer the cyclic collector runs when the first call allocates its result) must not take

@@ -1470,6 +1470,13 @@ static PyObject *core_size(Core *core, PyObject *unused) {
     return PyLong_FromLong(core->n_tok);
 }
 
+static PyObject *core_kept(Core *core, PyObject *unused) {
+    (void)unused;
+    int n = 0;
+    for (int k = 0; core->sentences && k < SENTENCES; k++) n += core->sentences[k].tokens != NULL;
+    return Py_BuildValue("(in)", n, (Py_ssize_t)core->sentence_bytes);
+}
+
 #include "normalize_ascii.h"
 
 /* normalize_ascii(line, prefixes, apostrophes, keep_punct) -> the tokens of normalize_line(line), lowercased
@@ -1527,6 +1534,8 @@ static PyMethodDef core_methods[] = {
      "score(hyp_ids, ref_ids, max_candidates) -> (alignment, stats fields, candidate count) or None past "
      "max_candidates (>= 0)"},
     {"size", (PyCFunction)core_size, METH_NOARGS, "size() -> number of tokens in the table"},
+    {"kept", (PyCFunction)core_kept, METH_NOARGS,
+     "kept() -> (sentences kept, bytes they hold): at most 256, and walks only while under 4 MiB"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject CoreType = {
