@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
-from operator import attrgetter
+from operator import itemgetter
 from typing import TYPE_CHECKING, Optional, Sequence
 
 from ..core.alignment import Match
@@ -55,6 +55,11 @@ MAX_SEGMENT_TOKENS = 2_500
 #: Candidate matches aligned together in one batch (their successor rows too): bounds a batch's memory.
 BATCH_CANDIDATES = 500_000
 _BATCH_ALIGN_FROM = 20_000  # candidates from which one pair is aligned by the (numpy) batch aligner
+
+#: A segment's (score, precision, recall, fmean, fragmentation penalty) against one reference.
+ScoreValues = tuple[float, float, float, float, float]
+#: A pair's statistics, alignment, candidate count and score values (None: left to compute_metrics).
+PairResult = tuple[MeteorStats, tuple[Match, ...], int, Optional[ScoreValues]]
 
 
 class Meteor(SummedStatsScorer):
@@ -167,15 +172,20 @@ class Meteor(SummedStatsScorer):
             fw_id = f"file-{digest}"
         self._counter = StatsCounter(function_words, len(params.modules), params.char_based,
                                      params.fragmentation == "crossings")
+        # the formula goes to the compiled core too, which then scores each pair it aligns (not with crossings,
+        # which are counted in Python)
+        formula = ((params.weights, params.alpha, params.beta, params.gamma, params.delta)
+                   if params.fragmentation == "chunks" and len(params.weights) <= len(params.modules) else None)
         self._native = (NativeEngine(self._matchers, self._exact_type, params.beam_size, self._counter,
-                                     params.char_based, self._candidates) if self.engine == "native" else None)
+                                     params.char_based, self._candidates, formula)
+                        if self.engine == "native" else None)
         self._ascii_tokens = (ascii_normalizer(params.language, params.normalization == "norm")
                               if self._native is not None and params.normalization in ("norm", "norm_nopunct")
                               else None)
         self._preprocess = lru_cache(maxsize=_TEXT_CACHE_SIZE)(self._preprocess_uncached)
-        # (the statistics' fields..., alignment, candidate count): one flat tuple of ints, tuples of ints and
-        # (native) untracked Matches, which the garbage collector untracks in its first pass and then never
-        # scans again; a MeteorStats is made from the fields on a hit
+        # (the statistics' fields..., alignment, candidate count, score values or None): one flat tuple of ints,
+        # tuples of ints and floats and (native) untracked Matches, which the garbage collector untracks in its
+        # first pass and then never scans again; a MeteorStats is made from the fields on a hit
         self._pair_cache: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple] = {}
         self._base_signature = "|".join((
             f"meteor-{METEOR_VERSION}",
@@ -310,7 +320,8 @@ class Meteor(SummedStatsScorer):
         with gc_paused():
             for k in range(0, len(segments), BATCH_SIZE):
                 aligned = self._align_segments(segments[k:k + BATCH_SIZE], names[k:k + BATCH_SIZE])
-                scores += [self.score_stats(segment[0][0]).score for segment in aligned]
+                # (each segment has one reference: one entry)
+                scores += [(values or self._score_values(stats))[0] for (stats, _, values), in aligned]
         return pairwise_matrix(scores, len(rows), len(columns))
 
     def _pairwise_tokens(self, texts: Sequence[str], name: str) -> list[tuple[str, ...]]:
@@ -351,9 +362,9 @@ class Meteor(SummedStatsScorer):
         used = 0  # candidate matches against the references before this one (the limit is the segment's)
         aligned = []
         for k, ref in enumerate(ref_tokens):
-            stats, alignment, found = self._align_pair(hyp_tokens, ref, _pairs_named(k), used)
+            stats, alignment, found, values = self._align_pair(hyp_tokens, ref, _pairs_named(k), used)
             used += found
-            aligned.append((stats, alignment))
+            aligned.append((stats, alignment, values))
         return self._best(hyp_tokens, ref_tokens, aligned)
 
     def _segment_tokens(self, hyp: str, refs: Sequence[str]) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
@@ -365,29 +376,32 @@ class Meteor(SummedStatsScorer):
                  for k, ref in enumerate(refs)])
 
     def _best(self, hyp_tokens: tuple[str, ...], refs: Sequence[tuple[str, ...]],
-              aligned: Sequence[tuple[MeteorStats, tuple[Match, ...]]]) -> SegmentResult:
+              aligned: Sequence[tuple[MeteorStats, tuple[Match, ...], Optional[ScoreValues]]]) -> SegmentResult:
         """The segment result against its best reference (the first of the best scores, as the jar), from the
-        statistics and alignment against each reference."""
-        p = self.params  # (statistics of this engine: as many module slots as modules, unlike score_stats' input)
-        options = (p.weights, p.alpha, p.beta, p.gamma, p.delta, p.fragmentation)
+        statistics, alignment and score values (None: not computed yet) against each reference."""
         if len(aligned) == 1:
-            k, metrics = 0, compute_metrics(aligned[0][0], *options)
+            k, values = 0, aligned[0][2] or self._score_values(aligned[0][0])
         else:
-            k, metrics = first_best([compute_metrics(stats, *options) for stats, _ in aligned], attrgetter("score"))
-        stats, alignment = aligned[k]
-        return SegmentResult(metrics.score, metrics.precision, metrics.recall, metrics.fmean,
-                             metrics.fragmentation_penalty, stats.chunks, stats, k, alignment,
-                             hyp_tokens, refs[k], self.signature)
+            k, values = first_best([v or self._score_values(stats) for stats, _, v in aligned], itemgetter(0))
+        stats, alignment, _ = aligned[k]
+        return SegmentResult(*values, stats.chunks, stats, k, alignment, hyp_tokens, refs[k], self.signature)
+
+    def _score_values(self, stats: MeteorStats) -> ScoreValues:
+        """(score, precision, recall, fmean, fragmentation penalty) of a segment's statistics (this engine's:
+        as many module slots as modules, unlike score_stats' input)."""
+        p = self.params
+        m = compute_metrics(stats, p.weights, p.alpha, p.beta, p.gamma, p.delta, p.fragmentation)
+        return m.score, m.precision, m.recall, m.fmean, m.fragmentation_penalty
 
     def align_tokens(self, hyp: tuple[str, ...], ref: tuple[str, ...]) -> tuple[MeteorStats, tuple[Match, ...]]:
         """Statistics and alignment of a hypothesis and a reference already tokenized (:meth:`tokens`)."""
         return self._align_pair(hyp, ref, "the hypothesis and reference", 0)[:2]
 
-    def _align_pair(self, hyp: tuple[str, ...], ref: tuple[str, ...], where: str,
-                    used: int) -> tuple[MeteorStats, tuple[Match, ...], int]:
-        """Statistics, alignment and number of candidate matches of a token-sequence pair (a pure function of
-        the two, so cached); past ``max_segment_candidates`` with ``used`` (the segment's candidates against
-        its earlier references) the limit's ``ValueError`` naming ``where``."""
+    def _align_pair(self, hyp: tuple[str, ...], ref: tuple[str, ...], where: str, used: int) -> PairResult:
+        """Statistics, alignment, number of candidate matches and score values (where the compiled core scored
+        the pair; else None) of a token-sequence pair (a pure function of the two, so cached); past
+        ``max_segment_candidates`` with ``used`` (the segment's candidates against its earlier references) the
+        limit's ``ValueError`` naming ``where``."""
         done = self._cached((hyp, ref))
         if done is None:
             if self._native is not None:
@@ -406,19 +420,20 @@ class Meteor(SummedStatsScorer):
         return done
 
     def _align_segments(self, segments: Sequence[tuple[tuple[str, ...], Sequence[tuple[str, ...]]]],
-                        prefixes: Sequence[str]) -> list[list[tuple[MeteorStats, tuple[Match, ...]]]]:
-        """Statistics and alignment of each segment's hypothesis against each of its references, within the
-        segment's candidate limit (``prefixes[s]`` starts the names of segment ``s`` in errors). The Python
-        engine aligns the uncached pairs in batches of at most ``BATCH_CANDIDATES`` candidates and positions
-        (one larger pair alone), the native engine one by one."""
-        done: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[MeteorStats, tuple[Match, ...], int]] = {}
+                        prefixes: Sequence[str]) -> list[list[tuple[MeteorStats, tuple[Match, ...],
+                                                                     Optional[ScoreValues]]]]:
+        """Statistics, alignment and score values (or None) of each segment's hypothesis against each of its
+        references, within the segment's candidate limit (``prefixes[s]`` starts the names of segment ``s`` in
+        errors). The Python engine aligns the uncached pairs in batches of at most ``BATCH_CANDIDATES``
+        candidates and positions (one larger pair alone), the native engine one by one."""
+        done: dict[tuple[tuple[str, ...], tuple[str, ...]], PairResult] = {}
         if self._native is not None:
             for (hyp, refs), prefix in zip(segments, prefixes):
                 used = 0
                 for k, ref in enumerate(refs):
                     pair = done[hyp, ref] = self._align_pair(hyp, ref, prefix + _pairs_named(k), used)
                     used += pair[2]
-            return [[done[hyp, ref][:2] for ref in refs] for hyp, refs in segments]
+            return [[_segment_entry(done[hyp, ref]) for ref in refs] for hyp, refs in segments]
         from .batch_aligner import align_batch  # numpy: imported only where batches are scored
         found: dict[tuple[tuple[str, ...], tuple[str, ...]], list[list[Match]]] = {}  # found, not yet aligned
         todo: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
@@ -453,33 +468,36 @@ class Meteor(SummedStatsScorer):
                 used += sum(map(len, candidates))
                 check_candidates(used, self.max_segment_candidates, where)
         align_todo()
-        return [[done[hyp, ref][:2] for ref in refs] for hyp, refs in segments]
+        return [[_segment_entry(done[hyp, ref]) for ref in refs] for hyp, refs in segments]
 
     def _candidates(self, hyp: tuple[str, ...], ref: tuple[str, ...], limit: Optional[int], where: str,
                     used: int) -> list[list[Match]]:
         return find_candidates(hyp, ref, token_keys(hyp), token_keys(ref), self._matchers, limit, where, used)
 
     def _remember(self, pair: tuple[tuple[str, ...], tuple[str, ...]], matches: Sequence[Match],
-                  candidates: Sequence[Sequence[Match]]) -> tuple[MeteorStats, tuple[Match, ...], int]:
-        """Statistics and alignment of an aligned pair and the number of its candidates, kept in a cache of
-        at most ``_PAIR_CACHE_SIZE``."""
+                  candidates: Sequence[Sequence[Match]]) -> PairResult:
+        """Statistics and alignment of an aligned pair and the number of its candidates (no score values), kept
+        in a cache of at most ``_PAIR_CACHE_SIZE``."""
         return self._store(pair, (self._counter.count(pair[0], pair[1], matches), tuple(matches),
-                                  sum(map(len, candidates))))
+                                  sum(map(len, candidates)), None))
 
-    def _store(self, pair: tuple[tuple[str, ...], tuple[str, ...]],
-               done: tuple[MeteorStats, tuple[Match, ...], int]) -> tuple[MeteorStats, tuple[Match, ...], int]:
-        """Keeps a pair's statistics, alignment and candidate count (at most ``_PAIR_CACHE_SIZE`` pairs)."""
+    def _store(self, pair: tuple[tuple[str, ...], tuple[str, ...]], done: PairResult) -> PairResult:
+        """Keeps a pair's statistics, alignment, candidate count and score values (at most
+        ``_PAIR_CACHE_SIZE`` pairs)."""
         if len(self._pair_cache) >= _PAIR_CACHE_SIZE:
             self._pair_cache.clear()
-        stats, alignment, found = done
-        self._pair_cache[pair] = stats_values(stats) + (alignment, found)
+        stats, alignment, found, values = done
+        self._pair_cache[pair] = stats_values(stats) + (alignment, found, values)
         return done
 
-    def _cached(self, pair: tuple[tuple[str, ...], tuple[str, ...]]
-                ) -> Optional[tuple[MeteorStats, tuple[Match, ...], int]]:
+    def _cached(self, pair: tuple[tuple[str, ...], tuple[str, ...]]) -> Optional[PairResult]:
         """What :meth:`_store` kept for a pair, or None."""
         kept = self._pair_cache.get(pair)
-        return None if kept is None else (MeteorStats(*kept[:-2]), kept[-2], kept[-1])
+        return None if kept is None else (MeteorStats(*kept[:-3]), kept[-3], kept[-2], kept[-1])
+
+
+#: (statistics, alignment, score values) of a pair result, as _best takes them
+_segment_entry = itemgetter(0, 1, 3)
 
 
 def _pairs_named(k: int) -> str:

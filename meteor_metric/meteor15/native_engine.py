@@ -173,12 +173,13 @@ class NativeEngine:
     (:meth:`pair`): a token table maps each distinct token to what the matchers need (its Java hash and
     UTF-16 length, its stem's hash and its paraphrase vocabulary id, computed in C; its synsets and
     function-word flag, from the Python functions), filled once per token, and the paraphrase walk reads
-    the memory-mapped index. Other modules (``lemma``, ``wn_similarity``)
-    and tables with an empty paraphrase are matched by the Python matchers, then aligned and counted in
-    C. The crossings of ``fragmentation="crossings"`` are counted in Python."""
+    the memory-mapped index; given the ``formula`` (weights, alpha, beta, gamma, delta), the core also scores
+    the pair as formula.compute_metrics does. Other modules (``lemma``, ``wn_similarity``) and tables with an
+    empty paraphrase are matched by the Python matchers, then aligned and counted in C. The crossings of
+    ``fragmentation="crossings"`` are counted in Python."""
 
     def __init__(self, matchers: Sequence[Matcher], exact_type: Sequence[bool], beam_size: int,
-                 counter: StatsCounter, char_based: bool, candidates):
+                 counter: StatsCounter, char_based: bool, candidates, formula: Optional[tuple] = None):
         self._aligner = NativeAligner(exact_type, beam_size)
         self._matchers = list(matchers)
         self._exact_type = list(exact_type)
@@ -202,6 +203,7 @@ class NativeEngine:
         table = next((m.table for m in matchers if type(m) is ParaphraseMatcher), None)
         self._vocabulary = table.vocabulary if table is not None else None
         self._para_arrays = table.index_arrays() if table is not None else None
+        self._formula = formula
         self._new_table()
 
     def _new_table(self) -> None:
@@ -209,7 +211,8 @@ class NativeEngine:
         small ints; only equality matters to the matcher). Replaced as one value, so a thread scoring with the
         old table keeps the old numbering."""
         core = (meteor_core.Core(self._kinds, bytes(self._aligner.exact), self._beam_size, self._char_based,
-                                 Match, self._para_arrays, self._vocabulary) if self.whole_pair else None)
+                                 Match, self._para_arrays, self._vocabulary, self._formula)
+                if self.whole_pair else None)
         self._table: tuple = (core, {}, count())
 
     def _add_token(self, table: tuple, token: str) -> None:
@@ -223,10 +226,13 @@ class NativeEngine:
                        self._counter.is_function_word(token))
 
     def pair(self, hyp: tuple[str, ...], ref: tuple[str, ...], max_candidates: Optional[int] = None,
-             where: str = "the hypothesis and reference", used: int = 0) -> tuple[MeteorStats, tuple[Match, ...], int]:
+             where: str = "the hypothesis and reference", used: int = 0
+             ) -> tuple[MeteorStats, tuple[Match, ...], int, Optional[tuple[float, ...]]]:
         """Statistics, alignment and number of candidate matches of a token-sequence pair (as the Python
-        engine computes them); past ``max_candidates`` with ``used`` (the segment's candidates against its
-        earlier references) the limit's ``ValueError``."""
+        engine computes them), and where the core scored it with the ``formula`` it was given, (score,
+        precision, recall, fmean, fragmentation penalty) (as formula.compute_metrics computes them; else
+        None); past ``max_candidates`` with ``used`` (the segment's candidates against its earlier
+        references) the limit's ``ValueError``."""
         if len(hyp) > MAX_NATIVE_TOKENS or len(ref) > MAX_NATIVE_TOKENS:
             raise ValueError(f"the native engine takes at most {MAX_NATIVE_TOKENS:,} tokens per side, "
                              f"got {len(hyp):,} and {len(ref):,}")
@@ -238,7 +244,7 @@ class NativeEngine:
         if core is None:
             candidates = self._candidates(hyp, ref, max_candidates, where, used)
             matches = self._aligner.align(len(hyp), candidates, None, where)
-            return self.count(hyp, ref, matches), tuple(matches), sum(map(len, candidates))
+            return self.count(hyp, ref, matches), tuple(matches), sum(map(len, candidates)), None
         done = core.score_tokens(hyp, ref, limit)
         while type(done) is list:  # tokens the table does not have yet: their data once, then the pair
             if core.size() + len(done) > MAX_TABLE_TOKENS:  # a fresh table (bounds its memory)
@@ -251,9 +257,9 @@ class NativeEngine:
             done = core.score_tokens(hyp, ref, limit)
         if done is None:
             raise_over_candidate_limit(max_candidates, where)
-        alignment, fields, n_candidates = done
+        alignment, fields, n_candidates, values = done
         stats = MeteorStats(*fields, *count_crossings(alignment)) if self._crossings else MeteorStats(*fields)
-        return stats, alignment, n_candidates
+        return stats, alignment, n_candidates, values
 
     def count(self, hyp: Sequence[str], ref: Sequence[str], matches: Sequence[Match]) -> MeteorStats:
         """:meth:`.statistics.StatsCounter.count`, in C."""

@@ -10,6 +10,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -404,6 +405,73 @@ static int count_matches(const int32_t *m, Py_ssize_t n_match, const unsigned ch
 }
 
 /* The counts as a tuple in MeteorStats field order (without crossings). */
+/* formula.compute_metrics for fragmentation="chunks" (the jar's MeteorScorer.computeMetrics): the same double
+ * operations in the same order. A division by zero is IEEE's, which is Java's and java_div's; pow is libm's,
+ * which math.pow calls, and the fragmentations METEOR makes (>= 0, +inf or NaN) raise nothing there that
+ * _java_pow would map otherwise (0 to a negative power: +inf in both). */
+typedef struct {
+    double weights[MAX_MODULES], alpha, beta, gamma, delta;
+    int n_weights; /* at most the modules */
+} Formula;
+
+enum { M_PRECISION, M_RECALL, M_F1, M_FMEAN, M_FRAG, M_PENALTY, M_SCORE, N_METRICS };
+
+static void formula_apply(const Formula *f, const Counts *c, int n_modules, double m[N_METRICS]) {
+    const double delta = f->delta, rest = 1.0 - delta;
+    const double t_wl = (delta * (double)(c->t_len - c->t_fun)) + (rest * (double)c->t_fun);
+    const double r_wl = (delta * (double)(c->r_len - c->r_fun)) + (rest * (double)c->r_fun);
+    double t_wm = 0.0, r_wm = 0.0;
+    for (int k = 0; k < f->n_weights; k++) { /* content matches of every module first, as the jar */
+        t_wm += (double)c->tc[k] * f->weights[k] * delta;
+        r_wm += (double)c->rc[k] * f->weights[k] * delta;
+    }
+    for (int k = 0; k < f->n_weights; k++) {
+        t_wm += (double)c->tf[k] * f->weights[k] * rest;
+        r_wm += (double)c->rf[k] * f->weights[k] * rest;
+    }
+    const double precision = t_wm / t_wl, recall = r_wm / r_wl;
+    const double f1 = 2.0 * precision * recall / (precision + recall);
+    const double fmean = 1.0 / ((1.0 - f->alpha) / precision + f->alpha / recall);
+    int64_t t_total = 0, r_total = 0;
+    for (int k = 0; k < n_modules; k++) {
+        t_total += c->tc[k] + c->tf[k];
+        r_total += c->rc[k] + c->rf[k];
+    }
+    const int perfect = t_total == c->t_len && r_total == c->r_len && c->chunks == 1;
+    const double frag = perfect ? 0.0 : (double)c->chunks / ((double)(c->hyp_words + c->ref_words) / 2.0);
+    const double penalty = f->gamma * pow(frag, f->beta);
+    double score = fmean * (1.0 - penalty);
+    if (!(score > 0.0)) score = 0.0; /* NaN, and Math.max(score, 0.0) */
+    m[M_PRECISION] = precision;
+    m[M_RECALL] = recall;
+    m[M_F1] = f1;
+    m[M_FMEAN] = fmean;
+    m[M_FRAG] = frag;
+    m[M_PENALTY] = penalty;
+    m[M_SCORE] = score;
+}
+
+/* A Formula from (weights, alpha, beta, gamma, delta), for n_modules modules. 0, or -1 with an error set. */
+static int formula_parse(PyObject *spec, int n_modules, Formula *f) {
+    PyObject *weights;
+    if (!PyArg_ParseTuple(spec, "Odddd:formula", &weights, &f->alpha, &f->beta, &f->gamma, &f->delta)) return -1;
+    PyObject *seq = PySequence_Fast(weights, "formula: weights must be a sequence of floats");
+    if (!seq) return -1;
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    int rc = 0;
+    if (n > n_modules) {
+        PyErr_Format(PyExc_ValueError, "formula: %zd weights but statistics for %d modules", n, n_modules);
+        rc = -1;
+    }
+    for (Py_ssize_t k = 0; k < n && !rc; k++) {
+        f->weights[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, k));
+        if (f->weights[k] == -1.0 && PyErr_Occurred()) rc = -1;
+    }
+    f->n_weights = (int)n;
+    Py_DECREF(seq);
+    return rc;
+}
+
 static PyObject *counts_tuple(const Counts *c, int n_modules) {
     PyObject *result = NULL;
     PyObject *t[4] = {int_tuple(c->tc, n_modules), int_tuple(c->rc, n_modules), int_tuple(c->tf, n_modules),
@@ -472,6 +540,8 @@ typedef struct {
     PyObject *match_type; /* a tuple subclass built with 5 items (core.alignment.Match) */
     PyObject *ids;        /* token (str) -> its id */
     PyObject *vocab;      /* the paraphrase vocabulary: word (str) -> id (NULL: no paraphrase module) */
+    Formula formula;      /* the score's formula, ... */
+    int has_formula;      /* ... if given (fragmentation "chunks") */
     struct Sentence *sentences; /* the sentences scored last, by their token tuple (sentence_slot) ... */
     size_t sentence_bytes;      /* ... and the memory they hold */
     Arena arena;          /* scratch memory of a call ... */
@@ -1158,9 +1228,10 @@ static PyObject *make_match(PyTypeObject *type, const int32_t *r) {
     return m;
 }
 
-/* The (alignment: tuple of Match, MeteorStats fields without crossings, candidate count) of a pair of
- * token-id sequences already checked against the table, or None when the pair has more than
- * max_candidates (>= 0) candidate matches. */
+/* The (alignment: tuple of Match, MeteorStats fields without crossings, candidate count, score values: (score,
+ * precision, recall, fmean, fragmentation penalty) or None without a formula) of a pair of token-id sequences
+ * already checked against the table, or None when the pair has more than max_candidates (>= 0) candidate
+ * matches. */
 static PyObject *score_pair(Core *core, const int32_t *hyp, int32_t n_hyp, const int32_t *ref, int32_t n_ref,
                             Sentence *const kept[2], long long max_candidates, Arena *arena) {
     PyObject *result = NULL, *alignment = NULL, *stats = NULL;
@@ -1238,7 +1309,17 @@ static PyObject *score_pair(Core *core, const int32_t *hyp, int32_t n_hyp, const
         goto done;
     }
     stats = counts_tuple(&c, core->n_modules);
-    if (stats) result = Py_BuildValue("(OOL)", alignment, stats, (long long)found.n);
+    PyObject *values = Py_None; /* the score values, given a formula */
+    Py_INCREF(values);
+    if (stats && core->has_formula) {
+        double m[N_METRICS];
+        formula_apply(&core->formula, &c, core->n_modules, m);
+        Py_DECREF(values);
+        values = Py_BuildValue("(ddddd)", m[M_SCORE], m[M_PRECISION], m[M_RECALL], m[M_FMEAN], m[M_PENALTY]);
+        if (values) PyObject_GC_UnTrack(values); /* floats only */
+    }
+    if (stats && values) result = Py_BuildValue("(OOLO)", alignment, stats, (long long)found.n, values);
+    Py_XDECREF(values);
 done:
     Py_XDECREF(alignment);
     Py_XDECREF(stats);
@@ -1392,12 +1473,13 @@ static int core_init(Core *core, PyObject *args, PyObject *kwds) {
     (void)kwds;
     Py_buffer kinds = {0}, exact = {0};
     int beam, char_based;
-    PyObject *match_type, *para, *vocab;
+    PyObject *match_type, *para, *vocab, *formula = Py_None;
     if (core->match_type) {
         PyErr_SetString(PyExc_RuntimeError, "Core is initialised once");
         return -1;
     }
-    if (!PyArg_ParseTuple(args, "y*y*ipOOO:Core", &kinds, &exact, &beam, &char_based, &match_type, &para, &vocab))
+    if (!PyArg_ParseTuple(args, "y*y*ipOOO|O:Core", &kinds, &exact, &beam, &char_based, &match_type, &para, &vocab,
+                          &formula))
         return -1;
     int ok = 0;
     if (kinds.len < 1 || kinds.len > MAX_MODULES || exact.len != kinds.len || beam < 1 || beam > MAX_BEAM) {
@@ -1409,6 +1491,14 @@ static int core_init(Core *core, PyObject *args, PyObject *kwds) {
         goto done;
     }
     core->n_modules = (int)kinds.len;
+    if (formula != Py_None) {
+        if (!PyTuple_Check(formula)) {
+            PyErr_SetString(PyExc_TypeError, "Core: formula must be (weights, alpha, beta, gamma, delta) or None");
+            goto done;
+        }
+        if (formula_parse(formula, core->n_modules, &core->formula)) goto done;
+        core->has_formula = 1;
+    }
     int need_para = 0;
     for (int k = 0; k < core->n_modules; k++) {
         core->kinds[k] = ((unsigned char *)kinds.buf)[k];
@@ -1531,7 +1621,8 @@ static PyMethodDef core_methods[] = {
      "score_tokens(hyp_tokens, ref_tokens, max_candidates) -> score's result, or the list of tokens not yet in "
      "the table (add them, then call again)"},
     {"score", (PyCFunction)core_score, METH_VARARGS,
-     "score(hyp_ids, ref_ids, max_candidates) -> (alignment, stats fields, candidate count) or None past "
+     "score(hyp_ids, ref_ids, max_candidates) -> (alignment, stats fields, candidate count, (score, precision, "
+     "recall, fmean, fragmentation penalty) or None without a formula) or None past "
      "max_candidates (>= 0)"},
     {"size", (PyCFunction)core_size, METH_NOARGS, "size() -> number of tokens in the table"},
     {"kept", (PyCFunction)core_kept, METH_NOARGS,
@@ -1549,6 +1640,40 @@ static PyTypeObject CoreType = {
     .tp_methods = core_methods,
 };
 
+/* metrics(fields, (weights, alpha, beta, gamma, delta)) -> (precision, recall, f1, fmean, fragmentation,
+ * penalty, score): formula_apply on MeteorStats fields (without crossings; the core's stats fields). */
+static PyObject *py_metrics(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *fields, *spec, *mods[4];
+    long long v[7];
+    if (!PyArg_ParseTuple(args, "O!O!:metrics", &PyTuple_Type, &fields, &PyTuple_Type, &spec)) return NULL;
+    if (!PyArg_ParseTuple(fields, "LLLLOOOOLLL:metrics fields", &v[0], &v[1], &v[2], &v[3], &mods[0], &mods[1],
+                          &mods[2], &mods[3], &v[4], &v[5], &v[6]))
+        return NULL;
+    Counts c = {v[0], v[1], v[2], v[3], v[4], v[5], v[6], {0}, {0}, {0}, {0}};
+    int64_t *slots[4] = {c.tc, c.rc, c.tf, c.rf};
+    const Py_ssize_t n_modules = PyTuple_Check(mods[0]) ? PyTuple_GET_SIZE(mods[0]) : -1;
+    if (n_modules < 1 || n_modules > MAX_MODULES) {
+        PyErr_SetString(PyExc_ValueError, "metrics: 1..64 module slots (tuples of ints) expected");
+        return NULL;
+    }
+    for (int s = 0; s < 4; s++) {
+        if (!PyTuple_Check(mods[s]) || PyTuple_GET_SIZE(mods[s]) != n_modules) {
+            PyErr_SetString(PyExc_ValueError, "metrics: the four module slots must be tuples of one length");
+            return NULL;
+        }
+        for (Py_ssize_t k = 0; k < n_modules; k++) {
+            slots[s][k] = PyLong_AsLongLong(PyTuple_GET_ITEM(mods[s], k));
+            if (slots[s][k] == -1 && PyErr_Occurred()) return NULL;
+        }
+    }
+    Formula f;
+    if (formula_parse(spec, (int)n_modules, &f)) return NULL;
+    double m[N_METRICS];
+    formula_apply(&f, &c, (int)n_modules, m);
+    return Py_BuildValue("(ddddddd)", m[0], m[1], m[2], m[3], m[4], m[5], m[6]);
+}
+
 static PyMethodDef methods[] = {
     {"align", py_align, METH_VARARGS,
      "align(n_hyp, n_ref, candidates, exact_type, beam_size, max_candidates) -> tuple of candidate indices "
@@ -1559,6 +1684,10 @@ static PyMethodDef methods[] = {
      "normalize_ascii(line, nonbreaking_prefixes, apostrophes, keep_punct) -> the lowercased tokens of the jar's "
      "normalizeLine (apostrophes: 0 English, 1 French, 2 split), or None for a line it does not take (not "
      "printable ASCII, or with dot runs)."},
+    {"metrics", py_metrics, METH_VARARGS,
+     "metrics(fields, (weights, alpha, beta, gamma, delta)) -> (precision, recall, f1, fmean, fragmentation, "
+     "penalty, score) of MeteorStats fields without crossings: formula.compute_metrics with fragmentation "
+     "'chunks', in C."},
     {"count", py_count, METH_VARARGS,
      "count(matches, hyp_function, ref_function, hyp_size, ref_size, n_modules) -> the MeteorStats fields "
      "(without crossings) of an alignment."},
