@@ -8,9 +8,10 @@
 Each input is decoded into one of three targets:
 
 * ``text``: a hypothesis and a reference (arbitrary Unicode) scored by both engines in the default
-  configuration and in character mode: statistics, alignment and score must be identical;
+  configuration and in character mode: statistics, alignment and the score's values (score, precision,
+  recall, fmean, penalty: the same doubles, or both NaN) must be identical;
 * ``ascii``: printable-ASCII text and curly quotes, built from pieces the normalizer treats specially (what the
-  compiled normalizer takes; ``text`` rarely draws it): identical tokens, statistics, alignment and score;
+  compiled normalizer takes; ``text`` rarely draws it): identical tokens, statistics, alignment and values;
 * ``tokens``: token sequences drawn from a small vocabulary with exact, stem, synonym and paraphrase
   matches (long, repetitive inputs reach the beam search's pruning): identical statistics and alignments;
 * ``raw``: arbitrary bytes as the C entry points' buffers (``align``, ``count``), and arbitrary text, prefix
@@ -22,6 +23,8 @@ inputs tried per target are printed every 1,000 inputs. ``tests/test_fuzz_native
 
 from __future__ import annotations
 
+import math
+import struct
 import sys
 from collections import Counter
 
@@ -38,13 +41,22 @@ SCORERS = {(impl, char): Meteor(impl=impl, char_based=char) for impl in ("python
 TRIED: Counter = Counter()
 
 
+def same(nat, py) -> bool:
+    """Two segment results agree: statistics, alignment, and each value the same double or both NaN."""
+    def bits(result):
+        values = (result.score, result.precision, result.recall, result.fmean, result.fragmentation_penalty)
+        return tuple("nan" if math.isnan(v) else struct.pack("<d", v) for v in values)
+
+    return (nat.stats, nat.alignment, bits(nat)) == (py.stats, py.alignment, bits(py))
+
+
 def check_text(fdp: atheris.FuzzedDataProvider) -> None:
     char = fdp.ConsumeBool()
     hyp = fdp.ConsumeUnicodeNoSurrogates(fdp.ConsumeIntInRange(0, 400))
     ref = fdp.ConsumeUnicodeNoSurrogates(fdp.ConsumeIntInRange(0, 400))
     py = SCORERS["python", char].sentence_score(hyp, ref)
     nat = SCORERS["native", char].sentence_score(hyp, ref)
-    assert (nat.stats, nat.alignment, nat.score) == (py.stats, py.alignment, py.score), (hyp, ref)
+    assert same(nat, py), (hyp, ref)
 
 
 PIECES = list("aAzZs09 .,'`-\"()$;:!?/\t\n\r") + ["U.S.", "e.g.", "Mr.", "No.", "DOTMULTI", "1,000", "''", "--",
@@ -60,7 +72,7 @@ def check_ascii(fdp: atheris.FuzzedDataProvider) -> None:
         assert SCORERS["native", char].tokens(text) == SCORERS["python", char].tokens(text), text
     py = SCORERS["python", char].sentence_score(hyp, ref)
     nat = SCORERS["native", char].sentence_score(hyp, ref)
-    assert (nat.stats, nat.alignment, nat.score) == (py.stats, py.alignment, py.score), (hyp, ref)
+    assert same(nat, py), (hyp, ref)
 
 
 def check_tokens(fdp: atheris.FuzzedDataProvider) -> None:
