@@ -1,7 +1,9 @@
-/* The compiled core of meteor-metric's METEOR 1.5 engine: the jar's beam aligner and the statistics count.
+/* The compiled core of meteor-metric's METEOR 1.5 engine: the matchers, the jar's beam aligner, the statistics
+ * count and the score's formula.
  *
- * A C port of meteor_metric/meteor15/aligner.py (align, _search, _settled_last, _settle, _branch, _moves)
- * and statistics.py (StatsCounter.count, count_chunks), which stay the reference. Every quirk of the jar
+ * A C port of meteor_metric/meteor15/aligner.py (align, _search, _settled_last, _settle, _branch, _moves),
+ * statistics.py (StatsCounter.count, count_chunks), the matchers of matcher.py and paraphrase.py, and
+ * formula.py (compute_metrics, fragmentation "chunks"), which stay the reference. Every quirk of the jar
  * those functions reproduce is reproduced here in the same way: int-truncated aligner gains, the distance
  * of a branch added to its parent, the skip mutating the parent, fixed matches, the stable sort, the beam.
  * The beam search is in beam_search.h: path keys are packed like aligner._search packs them, in 64-bit
