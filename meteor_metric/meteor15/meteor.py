@@ -60,6 +60,8 @@ _BATCH_ALIGN_FROM = 20_000  # candidates from which one pair is aligned by the (
 ScoreValues = tuple[float, float, float, float, float]
 #: A pair's statistics, alignment, candidate count and score values (None: left to compute_metrics).
 PairResult = tuple[MeteorStats, tuple[Match, ...], int, Optional[ScoreValues]]
+#: What _best takes for each reference of a segment: a PairResult without the candidate count.
+ReferenceEntry = tuple[MeteorStats, tuple[Match, ...], Optional[ScoreValues]]
 
 
 class Meteor(SummedStatsScorer):
@@ -376,7 +378,7 @@ class Meteor(SummedStatsScorer):
                  for k, ref in enumerate(refs)])
 
     def _best(self, hyp_tokens: tuple[str, ...], refs: Sequence[tuple[str, ...]],
-              aligned: Sequence[tuple[MeteorStats, tuple[Match, ...], Optional[ScoreValues]]]) -> SegmentResult:
+              aligned: Sequence[ReferenceEntry]) -> SegmentResult:
         """The segment result against its best reference (the first of the best scores, as the jar), from the
         statistics, alignment and score values (None: not computed yet) against each reference."""
         if len(aligned) == 1:
@@ -420,8 +422,7 @@ class Meteor(SummedStatsScorer):
         return done
 
     def _align_segments(self, segments: Sequence[tuple[tuple[str, ...], Sequence[tuple[str, ...]]]],
-                        prefixes: Sequence[str]) -> list[list[tuple[MeteorStats, tuple[Match, ...],
-                                                                     Optional[ScoreValues]]]]:
+                        prefixes: Sequence[str]) -> list[list[ReferenceEntry]]:
         """Statistics, alignment and score values (or None) of each segment's hypothesis against each of its
         references, within the segment's candidate limit (``prefixes[s]`` starts the names of segment ``s`` in
         errors). The Python engine aligns the uncached pairs in batches of at most ``BATCH_CANDIDATES``
@@ -496,7 +497,7 @@ class Meteor(SummedStatsScorer):
         return None if kept is None else (MeteorStats(*kept[:-3]), kept[-3], kept[-2], kept[-1])
 
 
-#: (statistics, alignment, score values) of a pair result, as _best takes them
+#: A PairResult's ReferenceEntry
 _segment_entry = itemgetter(0, 1, 3)
 
 

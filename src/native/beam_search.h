@@ -110,7 +110,6 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
         last_after = (int32_t *)carve(&block, n_pos, sizeof(int32_t));
         if (pass == 0 && !carve_allocate(&block, arena)) return -2;
     }
-    int64_t result = -2;
     memset(cur_bits, 0, (size_t)words * sizeof(uint64_t)); /* the first path's words */
     memset(inside, 0, n_pos);
     for (int32_t i = 0; i < p->n_cand; i++) {
@@ -234,7 +233,7 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
                 r->last = HS(p, i) + HL(p, i);
                 r->ref_end = RS(p, i) + RL(p, i);
                 r->hist = hist_push(hs, i, q->hist);
-                if (r->hist < 0) goto done;
+                if (r->hist < 0) return -2;
                 if (span_mask[i]) rbits[span_word[i]] |= span_mask[i];
                 else span_set(rbits, HS(p, i), HL(p, i));
             }
@@ -249,18 +248,14 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
         in_order = 1;
     }
     if (!in_order) NAMED(sort_paths)(cur_paths, n_paths);
-    {
-        int32_t best = 0;
-        KEY best_key = 0;
-        for (int32_t k = 0; k < n_paths; k++) {
-            KEY key = cur_paths[k].key + (cur_paths[k].last != -1 ? dist_radix : 0);
-            if (k == 0 || key < best_key) {
-                best = k;
-                best_key = key;
-            }
+    int32_t winner = 0; /* the first path of the least key once the open chunks close */
+    KEY winner_key = 0;
+    for (int32_t k = 0; k < n_paths; k++) {
+        KEY key = cur_paths[k].key + (cur_paths[k].last != -1 ? dist_radix : 0);
+        if (k == 0 || key < winner_key) {
+            winner = k;
+            winner_key = key;
         }
-        result = n_paths > 0 ? cur_paths[best].hist : -1;
     }
-done:
-    return result;
+    return n_paths > 0 ? cur_paths[winner].hist : -1;
 }

@@ -406,7 +406,6 @@ static int count_matches(const int32_t *m, Py_ssize_t n_match, const unsigned ch
     return 0;
 }
 
-/* The counts as a tuple in MeteorStats field order (without crossings). */
 /* formula.compute_metrics for fragmentation="chunks" (the jar's MeteorScorer.computeMetrics): the same double
  * operations in the same order. A division by zero is IEEE's, which is Java's and java_div's; pow is libm's,
  * which math.pow calls, and the fragmentations METEOR makes (>= 0, +inf or NaN) raise nothing there that
@@ -474,6 +473,7 @@ static int formula_parse(PyObject *spec, int n_modules, Formula *f) {
     return rc;
 }
 
+/* The counts as a tuple in MeteorStats field order (without crossings). */
 static PyObject *counts_tuple(const Counts *c, int n_modules) {
     PyObject *result = NULL;
     PyObject *t[4] = {int_tuple(c->tc, n_modules), int_tuple(c->rc, n_modules), int_tuple(c->tf, n_modules),
@@ -742,10 +742,9 @@ static void sentence_clear(Core *core, Sentence *s) {
     Py_XDECREF(tokens);
 }
 
-/* Keeps a sentence's ids (n of them) in its slot, evicting the one there. The tuple's items are exact str
+/* Keeps a sentence's ids (n of them) in its slot `s`, evicting the one there. The tuple's items are exact str
  * (checked by the caller). 0, or -1: no memory (nothing kept). */
-static int sentence_keep(Core *core, PyObject *tokens, const int32_t *ids, int32_t n) {
-    Sentence *s = sentence_slot(core, tokens);
+static int sentence_keep(Core *core, Sentence *s, PyObject *tokens, const int32_t *ids, int32_t n) {
     sentence_clear(core, s);
     s->ids = (int32_t *)malloc(((size_t)n + 1) * sizeof(int32_t));
     if (!s->ids) return -1;
@@ -1073,15 +1072,16 @@ static void java_hash_length(PyObject *s, int32_t *hash, int32_t *length) {
     *length = units > INT32_MAX ? INT32_MAX : (int32_t)units;
 }
 
-/* add_token(token, stem, synsets, function_word) -> token id (its id if it is in the table already). The
- * token's Java hash, UTF-16 length and paraphrase vocabulary id, and its stem's Java hash (0 without a
- * stem: None), are computed here. */
 /* 0 for a core its __init__ made, else -1 with a RuntimeError (Core.__new__ alone leaves it empty). */
 static int core_ready(const Core *core) {
     if (core->match_type) return 0;
     PyErr_SetString(PyExc_RuntimeError, "Core is not initialised: call Core(...), not Core.__new__");
     return -1;
 }
+
+/* add_token(token, stem, synsets, function_word) -> token id (its id if it is in the table already). The
+ * token's Java hash, UTF-16 length and paraphrase vocabulary id, and its stem's Java hash (0 without a
+ * stem: None), are computed here. */
 
 static PyObject *core_add_token(Core *core, PyObject *args) {
     if (core_ready(core)) return NULL;
@@ -1230,6 +1230,20 @@ static PyObject *make_match(PyTypeObject *type, const int32_t *r) {
     return m;
 }
 
+/* A pair's score values, (score, precision, recall, fmean, fragmentation penalty) by the core's formula, or
+ * None without one (a new reference; NULL with an error set). */
+static PyObject *score_values(const Core *core, const Counts *c) {
+    if (!core->has_formula) {
+        Py_INCREF(Py_None);
+        return Py_None;
+    }
+    double m[N_METRICS];
+    formula_apply(&core->formula, c, core->n_modules, m);
+    PyObject *values = Py_BuildValue("(ddddd)", m[M_SCORE], m[M_PRECISION], m[M_RECALL], m[M_FMEAN], m[M_PENALTY]);
+    if (values) PyObject_GC_UnTrack(values); /* floats only */
+    return values;
+}
+
 /* The (alignment: tuple of Match, MeteorStats fields without crossings, candidate count, score values: (score,
  * precision, recall, fmean, fragmentation penalty) or None without a formula) of a pair of token-id sequences
  * already checked against the table, or None when the pair has more than max_candidates (>= 0) candidate
@@ -1311,17 +1325,8 @@ static PyObject *score_pair(Core *core, const int32_t *hyp, int32_t n_hyp, const
         goto done;
     }
     stats = counts_tuple(&c, core->n_modules);
-    PyObject *values = Py_None; /* the score values, given a formula */
-    Py_INCREF(values);
-    if (stats && core->has_formula) {
-        double m[N_METRICS];
-        formula_apply(&core->formula, &c, core->n_modules, m);
-        Py_DECREF(values);
-        values = Py_BuildValue("(ddddd)", m[M_SCORE], m[M_PRECISION], m[M_RECALL], m[M_FMEAN], m[M_PENALTY]);
-        if (values) PyObject_GC_UnTrack(values); /* floats only */
-    }
-    if (stats && values) result = Py_BuildValue("(OOLO)", alignment, stats, (long long)found.n, values);
-    Py_XDECREF(values);
+    PyObject *values = stats ? score_values(core, &c) : NULL;
+    if (values) result = Py_BuildValue("(OOLN)", alignment, stats, (long long)found.n, values);
 done:
     Py_XDECREF(alignment);
     Py_XDECREF(stats);
@@ -1413,9 +1418,10 @@ static PyObject *core_score_tokens(Core *core, PyObject *args) {
     PyObject *result = NULL, *missing = NULL, *const sides[2] = {hyp_tokens, ref_tokens};
     const char *const names[2] = {"hypothesis", "reference"};
     int32_t *ids[2] = {NULL, NULL}, n[2] = {0, 0};
+    Sentence *kept[2]; /* each side's slot (an exact tuple's), then where it is kept */
     Arena spare = {0}, *arena = arena_acquire(core, &spare);
     for (int k = 0; k < 2; k++) { /* a kept sentence's ids (copied: it may be evicted), else looked up */
-        Sentence *s = PyTuple_CheckExact(sides[k]) ? sentence_slot(core, sides[k]) : NULL;
+        Sentence *s = kept[k] = PyTuple_CheckExact(sides[k]) ? sentence_slot(core, sides[k]) : NULL;
         if (s && s->tokens == sides[k]) {
             s->seen_again = 1;
             ids[k] = (int32_t *)arena_take(arena, ((size_t)s->n + 1) * sizeof(int32_t));
@@ -1433,13 +1439,11 @@ static PyObject *core_score_tokens(Core *core, PyObject *args) {
         result = PyDict_Keys(missing);
         goto done;
     }
-    Sentence *kept[2] = {NULL, NULL};
     for (int k = 0; k < 2; k++) {
-        Sentence *s = PyTuple_CheckExact(sides[k]) ? sentence_slot(core, sides[k]) : NULL;
+        Sentence *s = kept[k];
         if (s && s->tokens != sides[k] &&
-            (!sentence_keepable(sides[k], n[k]) || sentence_keep(core, sides[k], ids[k], n[k])))
-            s = NULL; /* not kept (or no memory) */
-        kept[k] = s;
+            (!sentence_keepable(sides[k], n[k]) || sentence_keep(core, s, sides[k], ids[k], n[k])))
+            kept[k] = NULL; /* not kept (or no memory) */
     }
     if (kept[0] && kept[0]->tokens != hyp_tokens) kept[0] = NULL; /* the reference took its slot */
     result = score_pair(core, ids[0], n[0], ids[1], n[1], kept, max_candidates, arena);
