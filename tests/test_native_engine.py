@@ -8,6 +8,7 @@ conformance suite runs under both engines through the ``engine`` fixture (tests/
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import math
@@ -211,6 +212,17 @@ def test_the_compiled_normalizer_equals_the_python_one(text, language, keep_punc
                 or "\u2013" in text)
     else:
         assert got == tuple(tokenize(java_lower(normalize_line(text, language, keep_punct))))
+
+
+@needs_native
+def test_the_compiled_normalizers_tokens_are_left_to_reference_counting():
+    """Its token tuples hold only str, so they cannot be part of a cycle: they are not tracked by the cyclic
+    collector, which would otherwise rescan every token a corpus keeps alive."""
+    text = "The cat sat on the mat."
+    tokens = ascii_normalizer("en", False)(text)
+    assert tokens == tuple(tokenize(java_lower(normalize_line(text, "en", False)))) == ("the", "cat", "sat", "on",
+                                                                                         "the", "mat")
+    assert not gc.is_tracked(tokens)
 
 
 def test_engine_is_chosen_by_keyword_then_environment(monkeypatch):

@@ -279,9 +279,12 @@ class Meteor(SummedStatsScorer):
         """Score a corpus: ``references[k]`` is a string or a list of strings for ``hypotheses[k]``."""
         pairs = list(check_corpus(hypotheses, references))
         segments = []
-        for k in range(0, len(pairs), BATCH_SIZE):
-            segments += self._score_checked(pairs[k:k + BATCH_SIZE], k)
-        return self.aggregate(segments, [len(r) for _, r in pairs])
+        # paused across the batches: resumed after each, the collector rescanned the segments kept so far
+        # (16 collections for 5,000 pairs)
+        with gc_paused():
+            for k in range(0, len(pairs), BATCH_SIZE):
+                segments += self._score_checked(pairs[k:k + BATCH_SIZE], k)
+            return self.aggregate(segments, [len(r) for _, r in pairs])
 
     def score_pairs(self, pairs: Sequence[tuple[str, Sequence[str]]], first: int = 0) -> list[SegmentResult]:
         """``sentence_score`` of each (hypothesis, references) pair, with the alignments of all pairs
