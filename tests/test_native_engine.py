@@ -336,6 +336,41 @@ def test_the_core_refuses_malformed_input():
 
 
 @needs_native
+def test_the_token_table_finds_each_token_by_its_text():
+    """The core's own index of its token table (texts of up to 15 one-byte characters held in its slots, longer
+    and wider ones compared with the held key) against a dict, the reference: equal texts in other str objects
+    or in a str subclass find the same id, texts one character apart do not, over several doublings."""
+
+    class Word(str):
+        def __hash__(self):
+            return 0
+
+        def __eq__(self, other):
+            return True
+
+    rng = random.Random(7)
+    alphabet = "ab\xe9\u4e2d\U0001f600"  # one-byte, two-byte and four-byte characters
+    words = {"a" * 15, "a" * 16, "a" * 14 + "\xe9", "\xe9", "\u4e2d", ""}
+    while len(words) < 5000:
+        words.add("".join(rng.choice(alphabet[:2] if rng.random() < 0.7 else alphabet) for _ in
+                          range(rng.randint(1, 40))))
+    table = native_engine.meteor_core.Core(b"\x00", b"\x01", 40, False, Match, None, None)
+    reference = {}
+    for word in sorted(words):
+        reference[word] = table.add_token(word, None, (), False)
+    assert sorted(reference.values()) == list(range(len(words))) and table.size() == len(words)
+    for word, token_id in reference.items():
+        copy = "".join(list(word))  # the same text in another object
+        assert table.add_token(copy, None, (), False) == token_id
+        assert table.add_token(Word(word), None, (), False) == token_id  # its text, not its __eq__ or __hash__
+        assert type(table.score_tokens((copy,), (Word(copy),), -1)) is tuple  # found: scored
+        for other in (word + "a", word[:-1] + "b" if word.endswith("a") else word[:-1] + "a"):
+            if other not in reference:
+                assert table.score_tokens((other,), (copy,), -1) == [other]
+    assert table.size() == len(words)
+
+
+@needs_native
 def test_synset_ids_as_text_match_as_the_same_ids_as_ints():
     """WordNet's ids reach the core as the table's text (parsed, sorted, repeats dropped in C); the matches
     are those of the same ids given as ints. Malformed text is refused."""
@@ -429,6 +464,14 @@ for k in range(2000):  # synset ids as text: random digits, spaces and other cha
         table.add_token(f"w{k}", None, text, False)
     except ValueError:
         pass
+index = core.Core(b"\x00", b"\x01", 40, False, Match, None, None)  # the token index: widths, lengths, doublings
+class Word(str):
+    pass
+words = ["".join(rng.choice("ab\xe9\u4e2d\U0001f600") for _ in range(rng.randint(0, 40))) for _ in range(3000)]
+ids = [index.add_token(w, None, (), False) for w in words]
+assert [index.add_token(Word(w), None, (), False) for w in words] == ids
+for w in words[:500]:
+    index.score_tokens((w + "a", w), (Word(w),), -1)
 import gc  # a call made during another (a finalizer run by the collector): its own scratch memory
 class Pair(tuple):
     __slots__ = ()

@@ -523,6 +523,19 @@ done:
 enum { K_EXACT = 0, K_STEM = 1, K_SYNONYM = 2, K_PARAPHRASE = 3 };
 #define N_PARA_ARRAYS 5 /* tok, child, start, para, levels of a paraphrase index (paraphrase.py) */
 
+/* A slot of the token table's index: a token's str hash, its id and its text (inline when it is 1-byte text of at
+ * most INLINE_TEXT characters, else compared with the held key). One cache line holds two slots: a lookup
+ * reads one slot and, for most tokens, nothing else (a dict of str read the entry, the key's text and the
+ * id's int object: 8.7 % of the time on pairs with unique references went to those lookups). */
+#define INLINE_TEXT 15
+typedef struct {
+    Py_hash_t hash;
+    int32_t id; /* -1: an empty slot */
+    int32_t length;
+    unsigned char kind;
+    unsigned char text[INLINE_TEXT];
+} TokenSlot;
+
 /* A scoring configuration and its token table: per distinct token (an id given by add_token) its Java
  * hash, stem hash, sorted synset ids, paraphrase vocabulary id, function-word flag and UTF-16 length, all
  * computed once by the Python engine's own functions. */
@@ -540,7 +553,9 @@ typedef struct {
     const uint32_t *para_arr[N_PARA_ARRAYS];
     Py_ssize_t para_len[N_PARA_ARRAYS];
     PyObject *match_type; /* a tuple subclass built with 5 items (core.alignment.Match) */
-    PyObject *ids;        /* token (str) -> its id */
+    TokenSlot *slots;     /* token (str) -> its id: an open-addressed index ... */
+    uint64_t slot_mask;   /* ... of slot_mask + 1 slots (0: none yet), at most half of them full */
+    PyObject **keys;      /* each id's token, an exact str (held) */
     PyObject *vocab;      /* the paraphrase vocabulary: word (str) -> id (NULL: no paraphrase module) */
     Formula formula;      /* the score's formula, ... */
     int has_formula;      /* ... if given (fragmentation "chunks") */
@@ -1042,7 +1057,71 @@ static int core_grow(Core *core) {
     sf = (int64_t *)realloc(core->syn_first, ((size_t)cap + 1) * sizeof(int64_t));
     if (!sf) return -1;
     core->syn_first = sf;
+    PyObject **keys = (PyObject **)realloc(core->keys, (size_t)cap * sizeof(PyObject *));
+    if (!keys) return -1;
+    core->keys = keys;
     core->cap_tok = cap;
+    return 0;
+}
+
+/* The exact str a token is looked up by: a new reference to the token, or to an exact copy of a str subclass's
+ * text (whose own __hash__ and __eq__ are not called); and its hash. NULL: an error. */
+static PyObject *token_key(PyObject *token, Py_hash_t *hash) {
+    PyObject *key = PyUnicode_CheckExact(token)
+                        ? (Py_INCREF(token), token)
+                        : PyUnicode_FromKindAndData(PyUnicode_KIND(token), PyUnicode_DATA(token),
+                                                    PyUnicode_GET_LENGTH(token));
+    if (key && (*hash = PyObject_Hash(key)) == -1) Py_CLEAR(key);
+    return key;
+}
+
+static int slot_holds(const Core *core, const TokenSlot *slot, PyObject *key, Py_hash_t hash) {
+    Py_ssize_t length = PyUnicode_GET_LENGTH(key);
+    unsigned int kind = PyUnicode_KIND(key);
+    if (slot->hash != hash || slot->length != length || slot->kind != kind) return 0;
+    if (kind == PyUnicode_1BYTE_KIND && length <= INLINE_TEXT)
+        return memcmp(slot->text, PyUnicode_1BYTE_DATA(key), (size_t)length) == 0;
+    PyObject *held = core->keys[slot->id];
+    return held == key || memcmp(PyUnicode_DATA(held), PyUnicode_DATA(key), (size_t)length * kind) == 0;
+}
+
+/* The id of the token whose exact str `key` has this hash, or -1: not in the table. */
+static int32_t token_find(const Core *core, PyObject *key, Py_hash_t hash) {
+    if (!core->slots) return -1;
+    for (uint64_t at = slot_of((uint64_t)hash, core->slot_mask);; at = (at + 1) & core->slot_mask) {
+        const TokenSlot *slot = &core->slots[at];
+        if (slot->id < 0) return -1;
+        if (slot_holds(core, slot, key, hash)) return slot->id;
+    }
+}
+
+static void slot_put(TokenSlot *slots, uint64_t mask, const TokenSlot *slot) {
+    uint64_t at = slot_of((uint64_t)slot->hash, mask);
+    while (slots[at].id >= 0) at = (at + 1) & mask;
+    slots[at] = *slot;
+}
+
+/* Indexes the token of id `id` (core->keys[id], of at most INT32_MAX characters) under its hash, doubling the
+ * index when it would be more than half full. 0, or -1: no memory (nothing changed). */
+static int token_index(Core *core, int32_t id, Py_hash_t hash) {
+    uint64_t size = core->slots ? core->slot_mask + 1 : 0;
+    if (2 * ((uint64_t)id + 1) > size) {
+        uint64_t grown = size ? 2 * size : 2048;
+        TokenSlot *slots = (TokenSlot *)malloc(grown * sizeof(TokenSlot));
+        if (!slots) return -1;
+        for (uint64_t k = 0; k < grown; k++) slots[k].id = -1;
+        for (uint64_t k = 0; k < size; k++)
+            if (core->slots[k].id >= 0) slot_put(slots, grown - 1, &core->slots[k]);
+        free(core->slots);
+        core->slots = slots;
+        core->slot_mask = grown - 1;
+    }
+    PyObject *key = core->keys[id];
+    TokenSlot slot = {.hash = hash, .id = id, .length = (int32_t)PyUnicode_GET_LENGTH(key),
+                      .kind = (unsigned char)PyUnicode_KIND(key)};
+    if (slot.kind == PyUnicode_1BYTE_KIND && slot.length <= INLINE_TEXT)
+        memcpy(slot.text, PyUnicode_1BYTE_DATA(key), (size_t)slot.length);
+    slot_put(core->slots, core->slot_mask, &slot);
     return 0;
 }
 
@@ -1093,12 +1172,16 @@ static PyObject *core_add_token(Core *core, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "add_token: stem must be a str or None");
         return NULL;
     }
-    PyObject *known = PyDict_GetItemWithError(core->ids, token);
-    if (known) { /* another thread added it since it was found missing */
-        Py_INCREF(known);
-        return known;
+    if (PyUnicode_GET_LENGTH(token) > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "add_token: a token of more than 2**31 - 1 characters");
+        return NULL;
     }
-    if (PyErr_Occurred()) return NULL;
+    Py_hash_t key_hash;
+    PyObject *key = token_key(token, &key_hash);
+    if (!key) return NULL;
+    int32_t known = token_find(core, key, key_hash);
+    Py_DECREF(key);
+    if (known >= 0) return PyLong_FromLong(known); /* another thread added it since it was found missing */
     java_hash_length(token, &hash, &u16);
     if (stem_text != Py_None) java_hash_length(stem_text, &stem, &unused);
     if (core->vocab) {
@@ -1181,9 +1264,14 @@ static PyObject *core_add_token(Core *core, PyObject *args) {
     n = unique;
     int32_t id = core->n_tok;
     PyObject *id_object = PyLong_FromLong(id);
-    if (!id_object || PyDict_SetItem(core->ids, token, id_object)) {
+    if (!id_object || !(core->keys[id] = token_key(token, &key_hash))) {
         Py_XDECREF(id_object);
         return NULL;
+    }
+    if (token_index(core, id, key_hash)) {
+        Py_CLEAR(core->keys[id]);
+        Py_DECREF(id_object);
+        return PyErr_NoMemory();
     }
     if (id == 0) core->syn_first[0] = 0;
     core->hash[id] = hash;
@@ -1394,11 +1482,20 @@ static int token_ids(Core *core, PyObject *tokens, const char *what, int32_t **o
                          Py_TYPE(items[k])->tp_name);
             goto done;
         }
-        PyObject *id = PyDict_GetItemWithError(core->ids, items[k]);
-        if (id) {
-            (*out)[k] = (int32_t)PyLong_AsLong(id);
-        } else if (PyErr_Occurred() || (!*missing && !(*missing = PyDict_New())) ||
-                   PyDict_SetItem(*missing, items[k], Py_None)) {
+        int32_t id;
+        Py_hash_t hash;
+        if (PyUnicode_CheckExact(items[k])) {
+            if ((hash = PyObject_Hash(items[k])) == -1) goto done;
+            id = token_find(core, items[k], hash);
+        } else {
+            PyObject *key = token_key(items[k], &hash);
+            if (!key) goto done;
+            id = token_find(core, key, hash);
+            Py_DECREF(key);
+        }
+        if (id >= 0) {
+            (*out)[k] = id;
+        } else if ((!*missing && !(*missing = PyDict_New())) || PyDict_SetItem(*missing, items[k], Py_None)) {
             goto done;
         }
     }
@@ -1468,7 +1565,9 @@ static void core_dealloc(Core *core) {
     for (int k = 0; k < N_PARA_ARRAYS; k++)
         if (core->para_arr[k]) PyBuffer_Release(&core->para_buf[k]);
     Py_XDECREF(core->match_type);
-    Py_XDECREF(core->ids);
+    for (int32_t k = 0; k < core->n_tok; k++) Py_XDECREF(core->keys[k]);
+    free(core->keys);
+    free(core->slots);
     Py_XDECREF(core->vocab);
     Py_TYPE(core)->tp_free((PyObject *)core);
 }
@@ -1543,8 +1642,6 @@ static int core_init(Core *core, PyObject *args, PyObject *kwds) {
         core->vocab = vocab;
         core->has_para = 1;
     }
-    core->ids = PyDict_New();
-    if (!core->ids) goto done;
     core->sentences = (Sentence *)calloc(SENTENCES, sizeof(Sentence));
     if (!core->sentences) {
         PyErr_NoMemory();
