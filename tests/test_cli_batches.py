@@ -98,6 +98,27 @@ def test_stats_totals_merge_as_if_added_one_by_one():
         StatsTotal(True).merge(StatsTotal(False))
 
 
+def test_stats_totals_add_many_as_if_added_one_by_one(meteor_spec):
+    """add_many (column sums) against add (the jar's addStats, one segment at a time): real segments (perfect
+    ones among them: their chunks are left out), per-module tuples of different widths, an empty call."""
+    scorer = meteor_spec.build()
+    real = [s.stats for s in scorer.score_pairs(PAIRS)] + [scorer.sentence_score("a b c", ["a b c"]).stats]
+    assert any(s.is_perfect and s.chunks == 1 for s in real)
+    mixed = [MeteorStats(3, 3, 0, 0, (3,) * k, (3,) * k, (0,) * k, (0,) * k, 1, 3, 3, 2, 3) for k in (1, 2, 3)]
+    for items in (real, mixed, real + mixed):
+        for exclude in (True, False):
+            one, many = StatsTotal(exclude), StatsTotal(exclude)
+            for s in items:
+                one.add(s)
+            many.add_many(items[:7])
+            many.add_many([])
+            many.add_many(items[7:])
+            assert many.total == one.total and many.count == one.count
+    whole = scorer.accumulator()
+    with pytest.raises(ValueError, match="2 segments but 1 numbers of references"):
+        whole.add_many(scorer.score_pairs(PAIRS[:2]), [1])
+
+
 PIECES = [b"a", b"bc", b"\n", b"\r", b"\r\n", b"\xef\xbb\xbf", "\u00e9".encode(), "\u4e2d".encode(), b" ",
           "\u2028".encode(), b"\x00"]
 

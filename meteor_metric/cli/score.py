@@ -156,8 +156,7 @@ class BatchDigest:
     def __call__(self, scorer: Scorer, first: int, pairs: list[tuple[str, list[str]]],
                  segments: list[SegmentResult]) -> ScoredBatch:
         totals = scorer.accumulator()
-        for segment, (_, refs) in zip(segments, pairs):
-            totals.add(segment, len(refs))
+        totals.add_many(segments, [len(refs) for _, refs in pairs])
         return ScoredBatch(self.layout.render(first + 1, segments), totals,
                            [slim(s) for s in segments] if self.keep else None)
 

@@ -38,6 +38,13 @@ class Accumulator(ABC):
     def add(self, segment: SegmentResult, n_refs: int) -> None:
         """Add one scored segment and its number of references."""
 
+    def add_many(self, segments: Sequence[SegmentResult], n_refs: Sequence[int]) -> None:
+        """:meth:`add` of each scored segment with its number of references (one number per segment)."""
+        if len(segments) != len(n_refs):
+            raise ValueError(f"{len(segments)} segments but {len(n_refs)} numbers of references")
+        for segment, n in zip(segments, n_refs):
+            self.add(segment, n)
+
     @abstractmethod
     def merge(self, other: "Accumulator") -> None:
         """Add what ``other`` (an accumulator of the same kind, of the segments after these) has added."""
@@ -124,8 +131,7 @@ class Scorer(ABC):
     def aggregate(self, segments: Sequence[SegmentResult], n_refs: Iterable[int]) -> CorpusResult:
         """Combine already scored segments into a corpus result."""
         totals = self.accumulator()
-        for segment, n in zip(segments, n_refs):
-            totals.add(segment, n)
+        totals.add_many(segments, list(n_refs))
         return totals.result(tuple(segments))
 
 
@@ -156,6 +162,12 @@ class SummedStatsAccumulator(Accumulator):
     def add(self, segment: SegmentResult, n_refs: int) -> None:
         self._stats.add(segment.stats)
         self._n_refs.add(n_refs)
+
+    def add_many(self, segments: Sequence[SegmentResult], n_refs: Sequence[int]) -> None:
+        if len(segments) != len(n_refs):
+            raise ValueError(f"{len(segments)} segments but {len(n_refs)} numbers of references")
+        self._stats.add_many([segment.stats for segment in segments])
+        self._n_refs.update(n_refs)
 
     def merge(self, other: Accumulator) -> None:
         if not isinstance(other, SummedStatsAccumulator):

@@ -190,6 +190,19 @@ class StatsTotal:
                                     s.ref_function_matches)):
             slots[k] = _add_slots(slots[k], values)
 
+    def add_many(self, stats: Sequence[MeteorStats]) -> None:
+        """:meth:`add` of each segment, summed column by column (the same totals in a third of the time)."""
+        if not stats:
+            return
+        (t_len, r_len, t_fw, r_fw, tc, rc, tf, rf, chunks, t_wm, r_wm, crossings,
+         pairs) = zip(*map(stats_values, stats))
+        perfect = sum(1 for s in stats if s.chunks == 1 and s.is_perfect) if self.exclude_perfect_chunks else 0
+        self.count += len(stats)
+        sums = (sum(t_len), sum(r_len), sum(t_fw), sum(r_fw), sum(chunks) - perfect, sum(t_wm), sum(r_wm),
+                sum(crossings), sum(pairs))
+        self._scalars = list(map(add, self._scalars, sums))
+        self._slots = [_sum_slots(slot, column) for slot, column in zip(self._slots, (tc, rc, tf, rf))]
+
     def merge(self, other: "StatsTotal") -> None:
         """Add another running sum (of other segments, under the same rule), as if its segments had been
         added here."""
@@ -206,6 +219,15 @@ class StatsTotal:
         t_len, r_len, t_fw, r_fw, chunks, t_wm, r_wm, crossings, pairs = self._scalars
         tc, rc, tf, rf = (tuple(slot) for slot in self._slots)
         return MeteorStats(t_len, r_len, t_fw, r_fw, tc, rc, tf, rf, chunks, t_wm, r_wm, crossings, pairs)
+
+
+def _sum_slots(total: list[int], column: Sequence[Sequence[int]]) -> list[int]:
+    """``total`` with every per-module count of ``column`` added (:func:`_add_slots` of each)."""
+    if len(set(map(len, column))) == 1:
+        return _add_slots(total, [sum(module) for module in zip(*column)])
+    for values in column:
+        total = _add_slots(total, values)
+    return total
 
 
 def _add_slots(a: Sequence[int], b: Sequence[int]) -> list[int]:
