@@ -7,6 +7,7 @@ from dataclasses import dataclass, fields
 from operator import add, attrgetter
 from typing import Iterable, Sequence
 
+from .frozen import positional_constructor
 from .javafmt import java_double_str
 
 MAX_MODULES = 4
@@ -156,6 +157,8 @@ def _check_totals(v: list[int]) -> None:
 
 #: A MeteorStats' fields as a plain tuple, in declaration order (``MeteorStats(*stats_values(s)) == s``).
 stats_values = attrgetter(*(f.name for f in fields(MeteorStats)))
+#: ``MeteorStats(*values)`` of all 13 fields, in a third of the time (for each scored pair).
+make_stats = positional_constructor(MeteorStats)
 
 
 class StatsTotal:

@@ -19,9 +19,9 @@ from ..core.checks import (References, check_corpus, check_pairs, check_pairwise
 from ..core.gcpause import gc_paused
 from ..core.javafmt import java_split_lines
 from ..core.languages import LANGUAGE_NAMES
-from ..core.results import CorpusResult, Metrics, SegmentResult
+from ..core.results import CorpusResult, Metrics, SegmentResult, make_segment
 from ..core.scorer import SummedStatsScorer, first_best, pairwise_matrix
-from ..core.stats import MeteorStats, stats_values
+from ..core.stats import MeteorStats, make_stats, stats_values
 from .aligner import align, find_candidates
 from .formula import compute_metrics
 from .limits import MAX_SEGMENT_CANDIDATES, MAX_SEGMENT_CHARS, check_candidates, check_chars, check_limit
@@ -389,7 +389,7 @@ class Meteor(SummedStatsScorer):
         else:
             k, values = first_best([v or self._score_values(stats) for stats, _, v in aligned], itemgetter(0))
         stats, alignment, _ = aligned[k]
-        return SegmentResult(*values, stats.chunks, stats, k, alignment, hyp_tokens, refs[k], self.signature)
+        return make_segment(*values, stats.chunks, stats, k, alignment, hyp_tokens, refs[k], self.signature)
 
     def _score_values(self, stats: MeteorStats) -> ScoreValues:
         """(score, precision, recall, fmean, fragmentation penalty) of a segment's statistics (this engine's:
@@ -497,7 +497,7 @@ class Meteor(SummedStatsScorer):
     def _cached(self, pair: tuple[tuple[str, ...], tuple[str, ...]]) -> Optional[PairResult]:
         """What :meth:`_store` kept for a pair, or None."""
         kept = self._pair_cache.get(pair)
-        return None if kept is None else (MeteorStats(*kept[:-3]), kept[-3], kept[-2], kept[-1])
+        return None if kept is None else (make_stats(*kept[:-3]), kept[-3], kept[-2], kept[-1])
 
 
 #: A PairResult's ReferenceEntry

@@ -22,7 +22,7 @@ from typing import Callable, Optional, Sequence
 from ..core.alignment import Match
 from ..core.javafmt import utf16_len
 from ..core.languages import normalize_language
-from ..core.stats import MeteorStats
+from ..core.stats import MeteorStats, make_stats
 from .limits import check_candidates
 from .matcher import ExactMatcher, Matcher, ParaphraseMatcher, StemMatcher, SynonymMatcher
 from .normalize import nonbreaking_prefixes
@@ -258,7 +258,7 @@ class NativeEngine:
         if done is None:
             raise_over_candidate_limit(max_candidates, where)
         alignment, fields, n_candidates, values = done
-        stats = MeteorStats(*fields, *count_crossings(alignment)) if self._crossings else MeteorStats(*fields)
+        stats = make_stats(*fields, *(count_crossings(alignment) if self._crossings else (0, 0)))
         return stats, alignment, n_candidates, values
 
     def count(self, hyp: Sequence[str], ref: Sequence[str], matches: Sequence[Match]) -> MeteorStats:
