@@ -2,12 +2,13 @@
 """Scale: memory of a 1,000,000-line CLI run, the --workers 2 speed-up, and a Spark map-reduce run.
 
   python benchmarks/bench_scale.py [--lines 1000000] [--pairs 5000] [--skip-lines] [--skip-workers] [--skip-spark]
+                                  [--rounds 5]
 
 * lines: a corpus of ``--lines`` short segments (4-12 words drawn from the WMT21 news zh-en
   vocabulary) scored by ``meteor-metric score --format tsv --modules exact,stem``; peak RSS is the
   process's VmHWM (ru_maxrss would include the parent's memory before exec).
 * workers: the first ``--pairs`` WMT21 news zh-en pairs with the default configuration, one process
-  against ``--workers 2``; the outputs must be byte-identical.
+  against ``--workers 2``, alternately ``--rounds`` times (medians); the outputs must be byte-identical.
 * spark: the same pairs through :mod:`meteor_metric.analysis.mapreduce` on Spark ``local[2]``; the corpus
   score must equal the single-process score exactly.
 """
@@ -19,6 +20,7 @@ import gzip
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -80,18 +82,26 @@ def bench_lines(n_lines: int, tmp: Path) -> dict:
             "peak_rss_mib": round(peak, 1), "output_lines": out_lines}
 
 
-def bench_workers(n_pairs: int, tmp: Path) -> dict:
+def bench_workers(n_pairs: int, tmp: Path, rounds: int) -> dict:
+    """One process against ``--workers 2``, alternately ``rounds`` times (a shared machine's speed drifts
+    between runs): the median wall time of each and the speed-up of the medians, with every round's."""
     hyps, refs = load_pairs(n_pairs)
     (tmp / "whyp.txt").write_text("".join(h + "\n" for h in hyps), encoding="utf-8")
     (tmp / "wref.txt").write_text("".join(r + "\n" for r in refs), encoding="utf-8")
     base = ["score", "--hyp", str(tmp / "whyp.txt"), "--ref", str(tmp / "wref.txt"), "--format", "json"]
     run_cli(base, tmp / "warm.json")  # warms the page cache and the paraphrase index
-    one = run_cli(base, tmp / "one.json")
-    two = run_cli(base + ["--workers", "2"], tmp / "two.json")
-    identical = (tmp / "one.json").read_bytes() == (tmp / "two.json").read_bytes()
-    return {"pairs": n_pairs, "workers1_wall_s": round(one[0], 1), "workers2_wall_s": round(two[0], 1),
-            "speedup": round(one[0] / two[0], 2), "workers1_cpu_s": round(one[1], 1),
-            "workers2_cpu_s": round(two[1], 1), "byte_identical": identical,
+    ones, twos = [], []
+    for _ in range(rounds):
+        ones.append(run_cli(base, tmp / "one.json"))
+        twos.append(run_cli(base + ["--workers", "2"], tmp / "two.json"))
+        if (tmp / "one.json").read_bytes() != (tmp / "two.json").read_bytes():
+            sys.exit("--workers 2 wrote other bytes than one process")
+    one_wall, two_wall = statistics.median(r[0] for r in ones), statistics.median(r[0] for r in twos)
+    return {"pairs": n_pairs, "rounds": rounds, "workers1_wall_s": round(one_wall, 2),
+            "workers2_wall_s": round(two_wall, 2), "speedup": round(one_wall / two_wall, 2),
+            "speedup_per_round": [round(a[0] / b[0], 2) for a, b in zip(ones, twos)],
+            "workers1_cpu_s": round(statistics.median(r[1] for r in ones), 1),
+            "workers2_cpu_s": round(statistics.median(r[1] for r in twos), 1), "byte_identical": True,
             "score": json.loads((tmp / "one.json").read_text())["score"]}
 
 
@@ -126,6 +136,7 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=5000)
     parser.add_argument("--skip-lines", action="store_true")
     parser.add_argument("--skip-workers", action="store_true")
+    parser.add_argument("--rounds", type=int, default=5, help="alternate runs of each for the workers' medians")
     parser.add_argument("--skip-spark", action="store_true")
     parser.add_argument("--json-out", metavar="FILE")
     args = parser.parse_args()
@@ -133,7 +144,7 @@ def main() -> None:
     results = {}
     with tempfile.TemporaryDirectory(prefix="meteor-scale-") as tmp:
         if not args.skip_workers:
-            results["workers"] = bench_workers(args.pairs, Path(tmp))
+            results["workers"] = bench_workers(args.pairs, Path(tmp), args.rounds)
             print("workers:", json.dumps(results["workers"]), flush=True)
         if not args.skip_spark:
             results["spark"] = bench_spark(args.pairs)
