@@ -147,6 +147,17 @@ def test_the_markdown_report_escapes_hypotheses(tmp_path):
                           "&lt;!-- comment --&gt; &amp;amp;") == 2  # the hypothesis and the reference, as text
 
 
+def test_a_stats_line_needs_at_most_four_modules_of_equal_width():
+    def stats(*widths):
+        return MeteorStats(5, 5, 0, 0, *((1,) * w for w in widths), 1, 5, 5)
+
+    assert stats(2, 2, 2, 2).to_line() == "5.0 5.0 0.0 0.0 " + "1.0 " * 8 + "0.0 " * 8 + "1.0 5.0 5.0"
+    with pytest.raises(ValueError, match="4 module slots, these statistics have 5"):
+        stats(5, 5, 5, 5).to_line()
+    with pytest.raises(ValueError, match="per-module counts of different lengths"):
+        stats(2, 1, 2, 2).to_line()
+
+
 def test_stats_lines_must_be_possible():
     for line in JAR_STATS:  # every jar line parses
         assert MeteorStats.from_line(line).to_line() == line

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields
+from itertools import chain
 from operator import add, attrgetter
 from typing import Iterable, Sequence
 
@@ -14,6 +15,9 @@ MAX_MODULES = 4
 STATS_LINE_FIELDS = 23
 #: Positions in a stats line (:meth:`MeteorStats.to_list`) of the chunks and the matched words of each side.
 CHUNKS_FIELD, TEST_WORDS_FIELD, REF_WORDS_FIELD = 20, 21, 22
+
+
+_INT_LINE = " ".join(["%d.0"] * STATS_LINE_FIELDS)  # a stats line of ints below 10**7, as Java prints them
 
 
 def _perfect(total_test: int, total_ref: int, test_len: int, ref_len: int, chunks: int) -> bool:
@@ -93,21 +97,21 @@ class MeteorStats:
         if len(self.test_content_matches) > MAX_MODULES:
             raise ValueError(f"the jar's stats line has {MAX_MODULES} module slots, these statistics have "
                              f"{len(self.test_content_matches)}: use at most {MAX_MODULES} modules for stats lines")
-        values = [self.test_length, self.ref_length, self.test_function_words, self.ref_function_words]
-        for i in range(MAX_MODULES):
-            if i < len(self.test_content_matches):
-                values += [self.test_content_matches[i], self.ref_content_matches[i],
-                           self.test_function_matches[i], self.ref_function_matches[i]]
-            else:
-                values += [0, 0, 0, 0]
-        values += [self.chunks, self.test_word_matches, self.ref_word_matches]
-        return values
+        widths = {len(self.test_content_matches), len(self.ref_content_matches), len(self.test_function_matches),
+                  len(self.ref_function_matches)}
+        if len(widths) != 1:
+            raise ValueError(f"per-module counts of different lengths: {self}")
+        pad = (0,) * (MAX_MODULES - len(self.test_content_matches))
+        return [self.test_length, self.ref_length, self.test_function_words, self.ref_function_words,
+                *chain.from_iterable(zip(self.test_content_matches + pad, self.ref_content_matches + pad,
+                                         self.test_function_matches + pad, self.ref_function_matches + pad)),
+                self.chunks, self.test_word_matches, self.ref_word_matches]
 
     def to_line(self) -> str:
         """The jar's ``-ssOut`` line: 23 numbers formatted like Java doubles (``8.0 10.0 ...``)."""
         values = self.to_list()
         if set(map(type, values)) == {int} and -10_000_000 < min(values) and max(values) < 10_000_000:  # "8.0"
-            return ".0 ".join(map(str, values)) + ".0"
+            return _INT_LINE % tuple(values)
         return " ".join(java_double_str(v) for v in values)
 
     @classmethod
