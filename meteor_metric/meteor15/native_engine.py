@@ -215,15 +215,19 @@ class NativeEngine:
                 if self.whole_pair else None)
         self._table: tuple = (core, {}, count())
 
-    def _add_token(self, table: tuple, token: str) -> None:
-        """Puts a token in a table (if another thread has not): its stem, synsets and function-word flag
-        from the Python functions (the core computes its Java hashes, length and paraphrase vocabulary id)."""
+    def _add_tokens(self, table: tuple, tokens: Sequence[str]) -> None:
+        """Puts tokens in a table (each if another thread has not): their stems, synsets and function-word
+        flags from the Python functions (the core computes their Java hashes, lengths and paraphrase
+        vocabulary ids)."""
         core, numbers, fresh = table
-        synsets = self._synsets(token) if self._synsets else ()  # (C sorts them and drops repeats)
-        if self._numbered:  # each synset's number: the first one given to it (setdefault is atomic; a number
-            synsets = list(map(numbers.setdefault, synsets, fresh))  # drawn and not kept is skipped)
-        core.add_token(token, self._stem(token) if self._stem else None, synsets,
-                       self._counter.is_function_word(token))
+        synsets_of, stem, numbered, is_function_word = self._synsets, self._stem, self._numbered, \
+            self._counter.is_function_word
+        add = core.add_token
+        for token in tokens:
+            synsets = synsets_of(token) if synsets_of else ()  # (C sorts them and drops repeats)
+            if numbered:  # each synset's number: the first one given to it (setdefault is atomic; a number
+                synsets = list(map(numbers.setdefault, synsets, fresh))  # drawn and not kept is skipped)
+            add(token, stem(token) if stem else None, synsets, is_function_word(token))
 
     def pair(self, hyp: tuple[str, ...], ref: tuple[str, ...], max_candidates: Optional[int] = None,
              where: str = "the hypothesis and reference", used: int = 0
@@ -252,8 +256,7 @@ class NativeEngine:
                 table = self._table
                 core = table[0]
             else:
-                for token in done:
-                    self._add_token(table, token)
+                self._add_tokens(table, done)
             done = core.score_tokens(hyp, ref, limit)
         if done is None:
             raise_over_candidate_limit(max_candidates, where)
