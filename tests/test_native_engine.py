@@ -371,6 +371,27 @@ def test_the_token_table_finds_each_token_by_its_text():
 
 
 @needs_native
+def test_a_token_added_while_its_synsets_are_read_is_kept_once():
+    """Reading a synset sequence can run Python code (an item's __index__) that adds tokens to the same
+    table, enough to grow it: the table is changed only after the synsets are read, and the token that code
+    added is not added twice."""
+    table = native_engine.meteor_core.Core(b"\x02", b"\x00", 40, False, Match, None, None)
+
+    class Meddling:
+        def __index__(self):
+            for k in range(3000):  # past the first allocations of the table and its index
+                table.add_token(f"x{k}", None, (), False)
+            table.add_token("w", None, (7,), False)
+            return 5
+
+    ids = [Meddling()]
+    token_id = table.add_token("w", None, ids, False)
+    assert table.size() == 3001 and token_id == table.add_token("w", None, (), False) == 3000
+    table.add_token("v", None, (7,), False)
+    assert table.score_tokens(("w",), ("v",), -1)[1][-2:] == (1, 1)  # synonyms: "w" has 7 (the inner call's)
+
+
+@needs_native
 def test_synset_ids_as_text_match_as_the_same_ids_as_ints():
     """WordNet's ids reach the core as the table's text (parsed, sorted, repeats dropped in C); the matches
     are those of the same ids given as ints. Malformed text is refused."""
@@ -472,6 +493,13 @@ ids = [index.add_token(w, None, (), False) for w in words]
 assert [index.add_token(Word(w), None, (), False) for w in words] == ids
 for w in words[:500]:
     index.score_tokens((w + "a", w), (Word(w),), -1)
+class Meddling:  # adds tokens (growing the table) while add_token reads its synsets
+    def __index__(self):
+        for k in range(3000):
+            index.add_token(f"y{k}", None, (), False)
+        return 5
+index.add_token("z", None, [Meddling()], False)
+assert index.size() == len(set(words)) + 3001
 import gc  # a call made during another (a finalizer run by the collector): its own scratch memory
 class Pair(tuple):
     __slots__ = ()

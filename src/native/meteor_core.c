@@ -1064,6 +1064,18 @@ static int core_grow(Core *core) {
     return 0;
 }
 
+/* Room in the synset array for n more ids. 0, or -1: no memory. */
+static int core_reserve_synsets(Core *core, Py_ssize_t n) {
+    if (core->n_syn + n <= core->cap_syn) return 0;
+    int64_t cap = core->cap_syn ? core->cap_syn : 4096;
+    while (cap < core->n_syn + n) cap *= 2;
+    int64_t *grown = (int64_t *)realloc(core->syn, (size_t)cap * sizeof(int64_t));
+    if (!grown) return -1;
+    core->syn = grown;
+    core->cap_syn = cap;
+    return 0;
+}
+
 /* The exact str a token is looked up by: a new reference to the token, or to an exact copy of a str subclass's
  * text (whose own __hash__ and __eq__ are not called); and its hash. NULL: an error. */
 static PyObject *token_key(PyObject *token, Py_hash_t *hash) {
@@ -1177,102 +1189,98 @@ static PyObject *core_add_token(Core *core, PyObject *args) {
         return NULL;
     }
     Py_hash_t key_hash;
-    PyObject *key = token_key(token, &key_hash);
+    PyObject *key = token_key(token, &key_hash), *seq = NULL, *result = NULL;
+    int64_t *ids = NULL;
+    Py_ssize_t n = 0;
     if (!key) return NULL;
     int32_t known = token_find(core, key, key_hash);
-    Py_DECREF(key);
-    if (known >= 0) return PyLong_FromLong(known); /* another thread added it since it was found missing */
-    java_hash_length(token, &hash, &u16);
+    if (known >= 0) { /* another thread added it since it was found missing */
+        result = PyLong_FromLong(known);
+        goto done;
+    }
+    java_hash_length(key, &hash, &u16);
     if (stem_text != Py_None) java_hash_length(stem_text, &stem, &unused);
     if (core->vocab) {
-        PyObject *v = PyDict_GetItemWithError(core->vocab, token);
-        if (!v && PyErr_Occurred()) return NULL;
+        PyObject *v = PyDict_GetItemWithError(core->vocab, key);
+        if (!v && PyErr_Occurred()) goto done;
         long id = v ? PyLong_AsLong(v) : -1;
-        if (id == -1 && PyErr_Occurred()) return NULL;
+        if (id == -1 && PyErr_Occurred()) goto done;
         if (id < -1 || (id >= 0 && (Py_ssize_t)id + 2 >= core->para_len[P_CHILD])) {
             PyErr_Format(PyExc_ValueError, "add_token: paraphrase vocabulary id %ld is outside the index", id);
-            return NULL;
+            goto done;
         }
         para_id = (int32_t)id;
     }
-    /* synsets: a sequence of ints, or (WordNet's table) a str of decimal ids apart by spaces */
-    const char *text = NULL;
-    Py_ssize_t text_len = 0, n = 0;
-    PyObject *seq = NULL;
+    /* synsets: a sequence of ints, or (WordNet's table) a str of decimal ids apart by spaces; read into `ids`
+     * before the table changes (reading a sequence's items can run Python code, which can call add_token) */
     if (PyUnicode_Check(synsets)) {
-        text = PyUnicode_AsUTF8AndSize(synsets, &text_len);
-        if (!text) return NULL;
-        int in_number = 0;
+        Py_ssize_t text_len;
+        const char *text = PyUnicode_AsUTF8AndSize(synsets, &text_len);
+        if (!text) goto done;
         for (Py_ssize_t k = 0; k < text_len; k++) {
-            if (text[k] == ' ') {
-                in_number = 0;
-            } else if (text[k] >= '0' && text[k] <= '9') {
-                n += !in_number;
-                in_number = 1;
-            } else {
+            if (text[k] != ' ' && (text[k] < '0' || text[k] > '9')) {
                 PyErr_SetString(PyExc_ValueError, "add_token: synset text must hold decimal ids apart by spaces");
-                return NULL;
+                goto done;
             }
+            n += text[k] != ' ' && (k == 0 || text[k - 1] == ' ');
         }
-    } else {
-        seq = PySequence_Fast(synsets, "add_token: synsets must be a sequence of ints or a str of decimal ids");
-        if (!seq) return NULL;
-        n = PySequence_Fast_GET_SIZE(seq);
-    }
-    if (core->n_tok == core->cap_tok && core_grow(core)) {
-        Py_XDECREF(seq);
-        return PyErr_NoMemory();
-    }
-    if (core->n_syn + n > core->cap_syn) {
-        int64_t cap = core->cap_syn ? core->cap_syn : 4096;
-        while (cap < core->n_syn + n) cap *= 2;
-        int64_t *s = (int64_t *)realloc(core->syn, (size_t)cap * sizeof(int64_t));
-        if (!s) {
-            Py_XDECREF(seq);
-            return PyErr_NoMemory();
+        if (!(ids = (int64_t *)malloc(((size_t)n + 1) * sizeof(int64_t)))) {
+            PyErr_NoMemory();
+            goto done;
         }
-        core->syn = s;
-        core->cap_syn = cap;
-    }
-    int64_t *dst = core->syn + core->n_syn;
-    if (seq) {
-        for (Py_ssize_t k = 0; k < n; k++) {
-            long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, k));
-            if (v == -1 && PyErr_Occurred()) {
-                Py_DECREF(seq);
-                return NULL;
-            }
-            dst[k] = v;
-        }
-        Py_DECREF(seq);
-    } else {
         Py_ssize_t k = -1;
         for (Py_ssize_t at = 0; at < text_len; at++) {
             if (text[at] == ' ') continue;
-            if (at == 0 || text[at - 1] == ' ') dst[++k] = 0;
-            if (dst[k] > (INT64_MAX - 9) / 10) {
+            if (at == 0 || text[at - 1] == ' ') ids[++k] = 0;
+            if (ids[k] > (INT64_MAX - 9) / 10) {
                 PyErr_SetString(PyExc_ValueError, "add_token: a synset id is too large");
-                return NULL;
+                goto done;
             }
-            dst[k] = dst[k] * 10 + (text[at] - '0');
+            ids[k] = ids[k] * 10 + (text[at] - '0');
+        }
+    } else {
+        if (!PySequence_Check(synsets)) {
+            PyErr_SetString(PyExc_TypeError, "add_token: synsets must be a sequence of ints or a str of decimal ids");
+            goto done;
+        }
+        seq = PySequence_Tuple(synsets); /* a copy: an item's __index__ cannot change it */
+        if (!seq) goto done;
+        n = PyTuple_GET_SIZE(seq);
+        if (!(ids = (int64_t *)malloc(((size_t)n + 1) * sizeof(int64_t)))) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (Py_ssize_t k = 0; k < n; k++) {
+            long long v = PyLong_AsLongLong(PyTuple_GET_ITEM(seq, k));
+            if (v == -1 && PyErr_Occurred()) goto done;
+            ids[k] = v;
         }
     }
-    qsort(dst, (size_t)n, sizeof(int64_t), cmp_i64);
+    qsort(ids, (size_t)n, sizeof(int64_t), cmp_i64);
     Py_ssize_t unique = 0; /* a word and its base forms may share a synset: each id once */
     for (Py_ssize_t k = 0; k < n; k++)
-        if (k == 0 || dst[k] != dst[unique - 1]) dst[unique++] = dst[k];
+        if (k == 0 || ids[k] != ids[unique - 1]) ids[unique++] = ids[k];
     n = unique;
+    /* from here on no Python code runs: the table is changed in one go */
+    if ((known = token_find(core, key, key_hash)) >= 0) { /* added meanwhile (by a call from that code) */
+        result = PyLong_FromLong(known);
+        goto done;
+    }
+    if ((core->n_tok == core->cap_tok && core_grow(core)) || core_reserve_synsets(core, n)) {
+        PyErr_NoMemory();
+        goto done;
+    }
     int32_t id = core->n_tok;
-    PyObject *id_object = PyLong_FromLong(id);
-    if (!id_object || !(core->keys[id] = token_key(token, &key_hash))) {
-        Py_XDECREF(id_object);
-        return NULL;
-    }
+    if (!(result = PyLong_FromLong(id))) goto done;
+    core->keys[id] = key;
     if (token_index(core, id, key_hash)) {
-        Py_CLEAR(core->keys[id]);
-        Py_DECREF(id_object);
-        return PyErr_NoMemory();
+        core->keys[id] = NULL;
+        Py_CLEAR(result);
+        PyErr_NoMemory();
+        goto done;
     }
+    key = NULL; /* held by the table */
+    memcpy(core->syn + core->n_syn, ids, (size_t)n * sizeof(int64_t));
     if (id == 0) core->syn_first[0] = 0;
     core->hash[id] = hash;
     core->stem[id] = stem;
@@ -1282,7 +1290,11 @@ static PyObject *core_add_token(Core *core, PyObject *args) {
     core->n_syn += n;
     core->syn_first[id + 1] = core->n_syn;
     core->n_tok++;
-    return id_object;
+done:
+    free(ids);
+    Py_XDECREF(seq);
+    Py_XDECREF(key);
+    return result;
 }
 
 /* Token ids of a pair, checked against the table. */
