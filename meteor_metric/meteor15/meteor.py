@@ -430,14 +430,17 @@ class Meteor(SummedStatsScorer):
         references, within the segment's candidate limit (``prefixes[s]`` starts the names of segment ``s`` in
         errors). The Python engine aligns the uncached pairs in batches of at most ``BATCH_CANDIDATES``
         candidates and positions (one larger pair alone), the native engine one by one."""
-        done: dict[tuple[tuple[str, ...], tuple[str, ...]], PairResult] = {}
         if self._native is not None:
+            entries = []
             for (hyp, refs), prefix in zip(segments, prefixes):
-                used = 0
+                used, segment = 0, []
                 for k, ref in enumerate(refs):
-                    pair = done[hyp, ref] = self._align_pair(hyp, ref, prefix + _pairs_named(k), used)
+                    pair = self._align_pair(hyp, ref, prefix + _pairs_named(k), used)
                     used += pair[2]
-            return [[_segment_entry(done[hyp, ref]) for ref in refs] for hyp, refs in segments]
+                    segment.append(_segment_entry(pair))
+                entries.append(segment)
+            return entries
+        done: dict[tuple[tuple[str, ...], tuple[str, ...]], PairResult] = {}
         from .batch_aligner import align_batch  # numpy: imported only where batches are scored
         found: dict[tuple[tuple[str, ...], tuple[str, ...]], list[list[Match]]] = {}  # found, not yet aligned
         todo: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
