@@ -533,8 +533,9 @@ def _asan_runtime() -> str | None:
 
 @needs_native
 def test_the_core_under_address_sanitizer(tmp_path):
-    """Builds the extension with -fsanitize=address and runs the differential cases and malformed calls in a
-    subprocess with the ASan runtime preloaded; any out-of-bounds access or use after free aborts it."""
+    """Builds the extension with -fsanitize=address,undefined and runs the differential cases and malformed calls
+    in a subprocess with the ASan runtime preloaded; any out-of-bounds access, use after free or undefined
+    behaviour (a signed overflow, a null pointer given to memcpy) aborts it."""
     runtime = _asan_runtime()
     include = sysconfig.get_paths()["include"]
     if runtime is None or not (Path(include) / "Python.h").is_file():
@@ -542,7 +543,8 @@ def test_the_core_under_address_sanitizer(tmp_path):
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     package = tmp_path / "meteor_metric" / "meteor15"
     built = tmp_path / f"meteor_core{suffix}"
-    compiled = subprocess.run(["gcc", "-shared", "-fPIC", "-O1", "-g", "-fsanitize=address", "-fno-omit-frame-pointer",
+    compiled = subprocess.run(["gcc", "-shared", "-fPIC", "-O1", "-g", "-fsanitize=address,undefined",
+                               "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer",
                                "-ffp-contract=off", f"-I{include}", str(REPO / "src" / "native" / "meteor_core.c"),
                                "-o", str(built)], capture_output=True, text=True)
     if compiled.returncode:
@@ -553,7 +555,8 @@ def test_the_core_under_address_sanitizer(tmp_path):
     (tmp_path / "meteor_metric" / "resources").symlink_to(REPO / "meteor_metric" / "resources")
     shutil.copy(built, package / built.name)
     env = {"PATH": "/usr/bin:/bin", "LD_PRELOAD": runtime, "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
-           "PYTHONPATH": str(tmp_path), "HOME": str(Path.home())}
+           "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1", "PYTHONPATH": str(tmp_path),
+           "HOME": str(Path.home())}
     proc = subprocess.run([sys.executable, "-c", ASAN_CASES, str(package / built.name), json.dumps(VOCAB)],
                           capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600)
     if "ASan runtime does not come first" in proc.stderr or "interceptors" in proc.stderr[:300]:

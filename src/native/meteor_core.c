@@ -795,8 +795,8 @@ static int sentence_keep_walk(Core *core, Sentence *s, const Walk *w) {
         }
     }
     memcpy(ids, s->ids, (size_t)s->n * sizeof(int32_t));
-    memcpy(kept.occ, w->occ, n_occ * sizeof(Occ));
-    memcpy(kept.path, w->path, n_path * sizeof(PPath));
+    if (n_occ) memcpy(kept.occ, w->occ, n_occ * sizeof(Occ)); /* (an empty walk's arrays may be NULL) */
+    if (n_path) memcpy(kept.path, w->path, n_path * sizeof(PPath));
     memcpy(kept.slot_node, w->slot_node, slots * sizeof(uint32_t));
     memcpy(kept.slot_first, w->slot_first, slots * sizeof(int64_t));
     memcpy(kept.slot_last, w->slot_last, slots * sizeof(int64_t));
@@ -1280,7 +1280,7 @@ static PyObject *core_add_token(Core *core, PyObject *args) {
         goto done;
     }
     key = NULL; /* held by the table */
-    memcpy(core->syn + core->n_syn, ids, (size_t)n * sizeof(int64_t));
+    if (n) memcpy(core->syn + core->n_syn, ids, (size_t)n * sizeof(int64_t));
     if (id == 0) core->syn_first[0] = 0;
     core->hash[id] = hash;
     core->stem[id] = stem;
