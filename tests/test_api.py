@@ -40,6 +40,8 @@ def test_corpus_is_scored_from_summed_stats(meteor):
     assert c.segment_scores == [s.score for s in segs]
     assert c.score != sum(c.segment_scores) / 3
     assert "|nrefs:var|" in c.signature
+    # one signature string for all segments (a corpus of a million held a million copies, 224 bytes each)
+    assert len({id(s.signature) for s in c.segments + tuple(segs)}) == 1
 
 
 def test_identical_and_empty(meteor):
