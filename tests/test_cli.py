@@ -1,6 +1,7 @@
 """The command line: output formats and errors that name the problem."""
 
 import json
+import random
 import shlex
 import shutil
 import subprocess
@@ -13,7 +14,7 @@ import pytest
 from conformance import JAVA15, read_jsonl
 from meteor_metric import Meteor
 from meteor_metric.cli.main import main
-from meteor_metric.core.corpus_io import read_lines
+from meteor_metric.core.corpus_io import CorpusFormatError, count_lines, read_lines
 from meteor_metric.meteor15.paraphrase import ParaphraseTableNotFound
 
 FLAGS = ["--modules", "exact,stem", "--weights", "1.0,0.6"]
@@ -74,6 +75,25 @@ def test_java_line_breaks(tmp_path, capsys):
     hyp.write_bytes(b"a b\r\nc d\re f\n")
     assert main(["score", "--hyp", str(hyp), "--ref", str(hyp), "--json", *FLAGS]) == 0
     assert len(json.loads(capsys.readouterr().out)["segment_scores"]) == 3
+
+
+def test_counting_lines_counts_the_lines_reading_makes(tmp_path):
+    """count_lines (the check pass of plain text) against read_lines (Java's line breaks, as above): \\r, \\r\\n
+    and \\n, a byte order mark, empty lines, no final break, lines across the 64 KiB blocks, and a bad byte
+    (the same error, naming the same line)."""
+    rng = random.Random(4)
+    pieces = [b"a", b"word ", "\u00e9\u4e2d".encode(), b"\n", b"\r", b"\r\n", b"\n\n", b"x" * 40000]
+    cases = [b"", b"\n", b"\r", b"a", b"a\r\n", "\ufeff".encode() + b"a\nb", "\ufeff".encode(), b"\r" * 70000 + b"a"]
+    cases += [b"".join(rng.choice(pieces) for _ in range(rng.randint(1, 60))) for _ in range(60)]
+    for k, data in enumerate(cases):
+        path = tmp_path / f"{k}.txt"
+        path.write_bytes(data)
+        assert count_lines(str(path)) == len(read_lines(str(path))), data[:80]
+    path = tmp_path / "bad.txt"
+    path.write_bytes(b"fine\r\n" * 30000 + b"bad \xff byte\n")
+    for count in (count_lines, read_lines):
+        with pytest.raises(CorpusFormatError, match="line 30001 is not valid UTF-8"):
+            count(str(path))
 
 
 @pytest.mark.parametrize("args, message", [

@@ -65,6 +65,13 @@ def utf16_len(s: str) -> int:
     return len(s) if s.isascii() else len(s.encode("utf-16-le", "surrogatepass")) // 2
 
 
+def java_count_lines(text: str) -> int:
+    """``len(java_split_lines(text))``, without making the lines."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.count("\n") + (text != "" and not text.endswith("\n"))
+
+
 def java_split_lines(text: str) -> list[str]:
     """Lines as Java's ``BufferedReader.readLine`` returns them: breaks are \\n, \\r or \\r\\n only (a final
     break ends the last line)."""
