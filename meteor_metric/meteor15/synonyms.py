@@ -144,10 +144,7 @@ class SynonymTable:
         """:meth:`lookup`'s ids as the table holds them: decimal numbers apart by spaces, an id possibly twice
         (the compiled core parses, sorts and de-duplicates them: 1.8 us a new word, not 3.5)."""
         ids = self._ids
-        bases = self._bases.get(word)
-        if bases is None:  # (most words: one base form, its morph; 1.5 us a word, not 1.9)
-            return f"{ids.get(word, '')} {ids.get(self.morph(word), '')}"
-        return " ".join([ids.get(word, ""), *[ids.get(base, "") for base in bases]])
+        return " ".join([ids.get(word, ""), *[ids.get(base, "") for base in self._base_forms(word)]])
 
     def _base_forms(self, word: str) -> tuple[str, ...]:
         """The exception list's base forms of ``word`` if it has any, else its :meth:`morph`."""
