@@ -1193,11 +1193,6 @@ static PyObject *core_add_token(Core *core, PyObject *args) {
     int64_t *ids = NULL;
     Py_ssize_t n = 0;
     if (!key) return NULL;
-    int32_t known = token_find(core, key, key_hash);
-    if (known >= 0) { /* another thread added it since it was found missing */
-        result = PyLong_FromLong(known);
-        goto done;
-    }
     java_hash_length(key, &hash, &u16);
     if (stem_text != Py_None) java_hash_length(stem_text, &stem, &unused);
     if (core->vocab) {
@@ -1261,8 +1256,10 @@ static PyObject *core_add_token(Core *core, PyObject *args) {
     for (Py_ssize_t k = 0; k < n; k++)
         if (k == 0 || ids[k] != ids[unique - 1]) ids[unique++] = ids[k];
     n = unique;
-    /* from here on no Python code runs: the table is changed in one go */
-    if ((known = token_find(core, key, key_hash)) >= 0) { /* added meanwhile (by a call from that code) */
+    /* from here on no Python code runs: the table is changed in one go, unless the token is there already (added
+     * by another thread since it was found missing, or by a call from the code run above) */
+    int32_t known = token_find(core, key, key_hash);
+    if (known >= 0) {
         result = PyLong_FromLong(known);
         goto done;
     }
@@ -1494,17 +1491,11 @@ static int token_ids(Core *core, PyObject *tokens, const char *what, int32_t **o
                          Py_TYPE(items[k])->tp_name);
             goto done;
         }
-        int32_t id;
         Py_hash_t hash;
-        if (PyUnicode_CheckExact(items[k])) {
-            if ((hash = PyObject_Hash(items[k])) == -1) goto done;
-            id = token_find(core, items[k], hash);
-        } else {
-            PyObject *key = token_key(items[k], &hash);
-            if (!key) goto done;
-            id = token_find(core, key, hash);
-            Py_DECREF(key);
-        }
+        PyObject *key = token_key(items[k], &hash);
+        if (!key) goto done;
+        int32_t id = token_find(core, key, hash);
+        Py_DECREF(key);
         if (id >= 0) {
             (*out)[k] = id;
         } else if ((!*missing && !(*missing = PyDict_New())) || PyDict_SetItem(*missing, items[k], Py_None)) {
