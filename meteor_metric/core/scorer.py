@@ -41,8 +41,7 @@ class Accumulator(ABC):
 
     def add_many(self, segments: Sequence[SegmentResult], n_refs: Sequence[int]) -> None:
         """:meth:`add` of each scored segment with its number of references (one number per segment)."""
-        if len(segments) != len(n_refs):
-            raise ValueError(f"{len(segments)} segments but {len(n_refs)} numbers of references")
+        _check_one_count_each(segments, n_refs)
         for segment, n in zip(segments, n_refs):
             self.add(segment, n)
 
@@ -166,8 +165,7 @@ class SummedStatsAccumulator(Accumulator):
         self._n_refs.add(n_refs)
 
     def add_many(self, segments: Sequence[SegmentResult], n_refs: Sequence[int]) -> None:
-        if len(segments) != len(n_refs):
-            raise ValueError(f"{len(segments)} segments but {len(n_refs)} numbers of references")
+        _check_one_count_each(segments, n_refs)
         self._stats.add_many([segment.stats for segment in segments])
         self._n_refs.update(n_refs)
 
@@ -184,6 +182,11 @@ class SummedStatsAccumulator(Accumulator):
         m = self._scorer.score_stats(total)
         return CorpusResult(m.score, m.precision, m.recall, m.fmean, m.fragmentation_penalty, total.chunks, total,
                             segments, self._scorer.corpus_signature(self._n_refs))
+
+
+def _check_one_count_each(segments: Sequence[SegmentResult], n_refs: Sequence[int]) -> None:
+    if len(segments) != len(n_refs):
+        raise ValueError(f"{len(segments)} segments but {len(n_refs)} numbers of references")
 
 
 def pairwise_matrix(scores: Sequence[float], rows: int, columns: int) -> "np.ndarray":
