@@ -17,7 +17,8 @@ CFLAGS += shlex.split(os.environ.get("METEOR_METRIC_NATIVE_CFLAGS", ""))
 extensions = []
 if os.environ.get("METEOR_METRIC_BUILD_NATIVE", "1") != "0":
     extensions.append(Extension("meteor_metric.meteor15.meteor_core", ["src/native/meteor_core.c"],
-                                depends=["src/native/beam_search.h", "src/native/normalize_ascii.h"],
+                                depends=["src/native/beam_search.h", "src/native/normalize_ascii.h",
+                                         "src/native/wordnet.h"],
                                 extra_compile_args=CFLAGS,
                                 libraries=[] if os.name == "nt" else ["m"],  # pow, for the score's formula
                                 extra_link_args=[f for f in CFLAGS if f.startswith("-fsanitize")],

@@ -449,6 +449,19 @@ def test_past_the_candidate_limit_a_pair_is_refused(config):
         engine.pair(hyp, ref, max_candidates=20, used=1)  # the segment's earlier references count too
 
 
+@needs_native
+def test_the_native_engine_leaves_the_python_wordnet_table_unparsed():
+    """New words get their synsets from the compiled core's WordNet index: a process scoring only with the
+    native engine never parses the Python table's dicts (0.1 s of start-up), and scores as the Python engine."""
+    code = ("from meteor_metric import Meteor\n"
+            "from meteor_metric.meteor15.synonyms import SynonymTable\n"
+            "score = Meteor(impl='native').corpus_score(['the cats sat on mats'], ['a cat sits on a mat']).score\n"
+            "print(SynonymTable.english()._ids is None, repr(score))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    expected = Meteor(impl="python").corpus_score(["the cats sat on mats"], ["a cat sits on a mat"]).score
+    assert out == ["True", repr(expected)]
+
+
 ASAN_CASES = r"""
 import json, random, sys
 from array import array
@@ -520,6 +533,18 @@ cycle.me = cycle
 del cycle
 gc.set_threshold(1)
 assert table.score_tokens(small, backwards, -1) == alone and inner
+from meteor_metric.meteor15.synonyms import MORPH_RULES, SynonymTable
+wordnet = SynonymTable.english()  # the WordNet index: lookups, morph candidates, malformed tables
+ids = native_engine.wordnet_ids(wordnet)
+for w in vocab + [w + suffix for w in vocab for suffix, _ in MORPH_RULES] + ["", "\xe9", "ss", "x" * 5000]:
+    assert ids(w) == tuple(sorted(wordnet.lookup(w))), w
+for _ in range(500):
+    data = bytes(rng.choice(b"ab 01\n") for _ in range(rng.randint(0, 60)))
+    for start in (0, len(data) // 2, len(data)):
+        try:
+            core.WordNet((data, start, rng.randint(0, 6), "s"), (data, start, rng.randint(0, 6), "e"), MORPH_RULES)
+        except ValueError:
+            pass
 print("ASAN-OK", n)
 """
 

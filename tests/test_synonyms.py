@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from meteor_metric.meteor15 import synonyms
+from meteor_metric.meteor15.native_engine import native_available, wordnet_ids
 from meteor_metric.resources import resource_path
-from meteor_metric.meteor15.synonyms import SynonymTable, SynonymTableError
+from meteor_metric.meteor15.synonyms import MORPH_RULES, SynonymTable, SynonymTableError
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "data" / "synonyms_golden.jsonl"
@@ -45,6 +46,15 @@ def _installed_jar() -> Path | None:
 @pytest.fixture(scope="module")
 def english() -> SynonymTable:
     return SynonymTable.english()
+
+
+@pytest.fixture(scope="module")
+def native_ids():
+    """The compiled core's WordNet index over the shipped tables (what the native engine looks new words up in)."""
+    if not native_available():
+        pytest.skip("the compiled core is not built")
+    return wordnet_ids(SynonymTable.load(resource_path("wordnet", "synsets.gz"),
+                                         resource_path("wordnet", "exceptions.gz"), lazy=True))
 
 
 @pytest.fixture(scope="module")
@@ -84,6 +94,12 @@ def test_synonym_ids_equal_the_jars(both_sets):
     assert not differing, differing[:20]
 
 
+def test_native_index_ids_equal_the_jars(both_sets, native_ids):
+    jar_sets, _ = both_sets
+    differing = [w for w in jar_sets if frozenset(native_ids(w)) != jar_sets[w]]
+    assert not differing, differing[:20]
+
+
 def test_pair_decisions_equal_the_jars(both_sets, script):
     """Every pair of the words above: those sharing an id (incl. cross-POS collisions) and all others."""
     jar_sets, our_sets = both_sets
@@ -102,13 +118,26 @@ def test_cross_pos_collisions_match(jar, english):
 
 # -- (b) golden sample of the jar's decisions -----------------------------------------------------------
 
-def test_golden_sample(english):
+@pytest.mark.parametrize("reader", ["python", "native"])
+def test_golden_sample(request, reader):
+    synsets = request.getfixturevalue("english").synsets if reader == "python" else \
+        (lambda word: frozenset(request.getfixturevalue("native_ids")(word)))
     rows = [json.loads(line) for line in GOLDEN.read_text(encoding="ascii").splitlines()]
     assert len(rows) == 2000
     assert {"synset", "collision", "morph", "exception", "exception-not-morph", "case", "edge",
             "random"} <= {r["kind"] for r in rows}
-    wrong = [r for r in rows if (not english.synsets(r["a"]).isdisjoint(english.synsets(r["b"]))) != r["match"]]
+    wrong = [r for r in rows if (not synsets(r["a"]).isdisjoint(synsets(r["b"]))) != r["match"]]
     assert not wrong, wrong[:10]
+
+
+def test_native_index_equals_the_python_table(english, native_ids):
+    """Every word and exception form, each 7th word with every rule's suffix added, each word less its last
+    character, and edge cases (empty, short, "ss", non-ASCII, very long)."""
+    words = [*english, *english._tables()[1]]  # (the exception forms: no public accessor)
+    words += [w + suffix for w in words[::7] for suffix, _ in MORPH_RULES] + [w[:-1] for w in words]
+    words += ["", "s", "ss", "sss", "es", "é", "cafés", "dogsé", "😀s", "men", "ies", "ing", "dog" * 10_000]
+    differing = [w for w in words if native_ids(w) != tuple(sorted(english.lookup(w)))]
+    assert not differing, differing[:20]
 
 
 # -- (c) morphology -------------------------------------------------------------------------------------
@@ -188,6 +217,15 @@ def _gz(path: Path, text: str) -> Path:
     return path
 
 
+def _parse(reader: str, synsets_path: Path, exceptions_path: Path):
+    """The tables parsed by the Python reader (SynonymTable.load) or the compiled core's (its WordNet index)."""
+    if reader == "python":
+        return SynonymTable.load(synsets_path, exceptions_path)
+    if not native_available():
+        pytest.skip("the compiled core is not built")
+    return wordnet_ids(SynonymTable.load(synsets_path, exceptions_path, lazy=True))
+
+
 def test_missing_shipped_file_raises(monkeypatch, tmp_path):
     monkeypatch.setattr(synonyms, "_ENGLISH", None)
     monkeypatch.setattr(synonyms, "resource_path", lambda *parts: tmp_path.joinpath(*parts))
@@ -206,6 +244,7 @@ def test_corrupt_gzip_raises(tmp_path, content):
         SynonymTable.load(bad, resource_path("wordnet", "exceptions.gz"))
 
 
+@pytest.mark.parametrize("reader", ["python", "native"])
 @pytest.mark.parametrize("text, message", [
     ("something else\n", "unexpected header"),
     ("meteor-wordnet-synsets 2 1\ndog\n1\n", "unexpected header"),
@@ -214,25 +253,40 @@ def test_corrupt_gzip_raises(tmp_path, content):
     ("meteor-wordnet-synsets 1 1\ndog\n1x\n", "malformed ids"),
     ("meteor-wordnet-synsets 1 1\ndog\n\n", "malformed ids"),
     ("meteor-wordnet-synsets 1 2\ndog\ndog\n1\n2\n", "duplicate"),
+    ("meteor-wordnet-synsets 1 1\ndog\n1234567890123456789\n", "malformed ids"),  # past an int64's digits
+    ("meteor-wordnet-synsets 1 1\ndog\n1 \xe9\n", "not ASCII"),
 ])
-def test_malformed_synsets_raise(tmp_path, text, message):
-    with pytest.raises(SynonymTableError, match=message):
-        SynonymTable.load(_gz(tmp_path / "s.gz", text), resource_path("wordnet", "exceptions.gz"))
+def test_malformed_synsets_raise(tmp_path, text, message, reader):
+    path = tmp_path / "s.gz"
+    path.write_bytes(gzip.compress(text.encode("latin-1")))
+    with pytest.raises(SynonymTableError, match=f"WordNet table {path}.*{message}"):
+        _parse(reader, path, resource_path("wordnet", "exceptions.gz"))
 
 
-@pytest.mark.parametrize("text", [
-    "meteor-wordnet-exceptions 1 1\nform\n",
-    "meteor-wordnet-exceptions 1 2\nform base\n",
-    "meteor-wordnet-exceptions 1 1\nform  base\n",
+@pytest.mark.parametrize("reader", ["python", "native"])
+@pytest.mark.parametrize("text, message", [
+    ("meteor-wordnet-exceptions 1 1\nform\n", "malformed line 'form'"),
+    ("meteor-wordnet-exceptions 1 2\nform base\n", "1 forms, header says 2"),
+    ("meteor-wordnet-exceptions 1 1\nform  base\n", "malformed line 'form  base'"),
+    ("meteor-wordnet-exceptions 1 1\nform base \n", "malformed line 'form base '"),
+    ("meteor-wordnet-exceptions 1 2\nform base\nform other\n", "1 forms, header says 2"),
 ])
-def test_malformed_exceptions_raise(tmp_path, text):
-    with pytest.raises(SynonymTableError):
-        SynonymTable.load(_gz(tmp_path / "s.gz", "meteor-wordnet-synsets 1 1\ndog\n1\n"),
-                          _gz(tmp_path / "e.gz", text))
+def test_malformed_exceptions_raise(tmp_path, text, message, reader):
+    with pytest.raises(SynonymTableError, match=f"WordNet table {tmp_path / 'e.gz'}: {message}"):
+        _parse(reader, _gz(tmp_path / "s.gz", "meteor-wordnet-synsets 1 1\ndog\n1\n"), _gz(tmp_path / "e.gz", text))
 
 
-def test_small_table_loads(tmp_path):
-    table = SynonymTable.load(_gz(tmp_path / "s.gz", "meteor-wordnet-synsets 1 2\ndog\nhound\n1 2\n2\n"),
-                              _gz(tmp_path / "e.gz", "meteor-wordnet-exceptions 1 1\ndoggies dog\n"))
-    assert table.synsets("hounds") == {2}
-    assert table.synsets("doggies") == {1, 2}
+def test_a_lazy_table_checks_its_text_on_first_use(tmp_path):
+    table = SynonymTable.load(_gz(tmp_path / "s.gz", "meteor-wordnet-synsets 1 1\ndog\n1x\n"),
+                              resource_path("wordnet", "exceptions.gz"), lazy=True)
+    with pytest.raises(SynonymTableError, match="malformed ids"):
+        table.synsets("dog")
+
+
+@pytest.mark.parametrize("reader", ["python", "native"])
+def test_small_table_loads(tmp_path, reader):
+    synsets = _parse(reader, _gz(tmp_path / "s.gz", "meteor-wordnet-synsets 1 2\ndog\nhound\n1 2\n2\n"),
+                     _gz(tmp_path / "e.gz", "meteor-wordnet-exceptions 1 1\ndoggies dog\n"))
+    synsets = synsets.synsets if reader == "python" else synsets
+    assert set(synsets("hounds")) == {2}
+    assert set(synsets("doggies")) == {1, 2}

@@ -13,13 +13,14 @@ import gzip
 import re
 import threading
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
 from ..resources import resource_path
 
-__all__ = ["MORPH_RULES", "SynonymTable", "SynonymTableError"]
+__all__ = ["MORPH_RULES", "SynonymTable", "SynonymTableError", "TableText"]
 
 SYNSETS_MAGIC = "meteor-wordnet-synsets"
 EXCEPTIONS_MAGIC = "meteor-wordnet-exceptions"
@@ -48,23 +49,39 @@ def _by_last_char(rules: Iterable[tuple[str, str]]) -> dict[str, tuple[tuple[str
 
 _RULES_BY_LAST_CHAR = _by_last_char(MORPH_RULES)
 _CACHE_LIMIT = 1 << 16  # distinct tokens remembered before the cache starts over
-_BAD_ID_CHAR = re.compile(r"[^0-9 \n]")
+#: id lines hold decimal ids (of at most 18 digits: an int64, as the compiled engine reads them) apart by spaces
+_BAD_IDS = re.compile(r"[^0-9 \n]|[0-9]{19}")
 
 
 class SynonymTableError(RuntimeError):
     """The shipped WordNet table is missing or unreadable."""
 
 
-class SynonymTable:
-    """Word -> synset ids, plus WordNet's exception list (irregular form -> base forms)."""
+@dataclass(frozen=True)
+class TableText:
+    """One shipped table as read: its ASCII bytes, where its body starts (after the checked header line), the
+    count its header gives and its path (for messages)."""
 
-    __slots__ = ("_ids", "_bases", "_cache")
+    data: bytes
+    start: int
+    count: int
+    path: Path
+
+
+class SynonymTable:
+    """Word -> synset ids, plus WordNet's exception list (irregular form -> base forms).
+
+    A table loaded lazily keeps its tables' text and parses them into dicts on first use (the compiled engine
+    reads the text itself, :attr:`texts`, and never needs them)."""
+
+    __slots__ = ("_ids", "_bases", "_cache", "_texts", "__weakref__")
 
     def __init__(self, ids: dict[str, str], bases: dict[str, tuple[str, ...]]):
         """``ids`` maps a word to its synset ids as a space-separated decimal string."""
-        self._ids = ids
+        self._ids: Optional[dict[str, str]] = ids
         self._bases = bases
         self._cache: dict[str, frozenset[int]] = {}
+        self._texts: Optional[tuple[TableText, TableText]] = None
 
     @classmethod
     def from_mappings(cls, synsets: Mapping[str, Iterable[int]],
@@ -74,14 +91,19 @@ class SynonymTable:
                    {f: tuple(b) for f, b in exceptions.items()})
 
     @classmethod
-    def load(cls, synsets_path: Path, exceptions_path: Path) -> "SynonymTable":
-        """Read the two gzip tables written by ``scripts/build_wordnet_tables.py``."""
-        return cls(_parse_synsets(_read(synsets_path), synsets_path),
-                   _parse_exceptions(_read(exceptions_path), exceptions_path))
+    def load(cls, synsets_path: Path, exceptions_path: Path, lazy: bool = False) -> "SynonymTable":
+        """Read the two gzip tables written by ``scripts/build_wordnet_tables.py``; ``lazy``: their bodies are
+        parsed (and checked) on first use, not now."""
+        texts = (_read(synsets_path, SYNSETS_MAGIC), _read(exceptions_path, EXCEPTIONS_MAGIC))
+        table = cls({}, {})
+        table._ids, table._texts = None, texts
+        if not lazy:
+            table._tables()
+        return table
 
     @classmethod
     def english(cls) -> "SynonymTable":
-        """The shipped WordNet 3.0 table, loaded once per process."""
+        """The shipped WordNet 3.0 table, loaded (lazily) once per process."""
         global _ENGLISH
         table = _ENGLISH
         if table is None:
@@ -89,14 +111,35 @@ class SynonymTable:
                 table = _ENGLISH
                 if table is None:
                     table = _ENGLISH = cls.load(resource_path("wordnet", "synsets.gz"),
-                                                resource_path("wordnet", "exceptions.gz"))
+                                                resource_path("wordnet", "exceptions.gz"), lazy=True)
         return table
 
+    @property
+    def texts(self) -> Optional[tuple[TableText, TableText]]:
+        """The synsets and exceptions tables as read (None for a table made from mappings)."""
+        return self._texts
+
+    def _tables(self) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+        """The word -> ids and form -> base forms dicts (parsed on first use)."""
+        ids = self._ids
+        if ids is None:
+            with _PARSE_LOCK:
+                if self._ids is None:
+                    synsets, exceptions = self._texts
+                    self._bases = _parse_exceptions(exceptions)
+                    self._ids = _parse_synsets(synsets)
+            ids = self._ids
+        return ids, self._bases
+
     def __len__(self) -> int:
-        return len(self._ids)
+        return len(self._tables()[0])
 
     def __contains__(self, word: object) -> bool:
-        return word in self._ids
+        return word in self._tables()[0]
+
+    def __iter__(self) -> Iterator[str]:
+        """The table's words."""
+        return iter(self._tables()[0])
 
     def morph(self, word: str) -> str:
         """The jar's ``morph``: the first de-suffixed form that is in the table, else ``""``.
@@ -106,7 +149,7 @@ class SynonymTable:
         """
         if word.endswith("ss") or len(word) <= 2:
             return word
-        ids = self._ids
+        ids = self._tables()[0]
         for suffix, replacement in _RULES_BY_LAST_CHAR.get(word[-1], ()):
             if word.endswith(suffix):
                 candidate = word[: len(word) - len(suffix)] + replacement
@@ -134,7 +177,7 @@ class SynonymTable:
         Base forms are the exception list's entries for the token if it has any, else ``morph(word)``.
         Lookups are case-sensitive, as in the jar.
         """
-        ids = self._ids
+        ids = self._tables()[0]
         found = ids.get(word, "").split()
         for base in self._base_forms(word):
             found += ids.get(base, "").split()
@@ -143,60 +186,69 @@ class SynonymTable:
     def id_text(self, word: str) -> str:
         """:meth:`lookup`'s ids as the table holds them: decimal numbers apart by spaces, an id possibly twice
         (the compiled core parses, sorts and de-duplicates them: 1.8 us a new word, not 3.5)."""
-        ids = self._ids
+        ids = self._tables()[0]
         return " ".join([ids.get(word, ""), *[ids.get(base, "") for base in self._base_forms(word)]])
 
     def _base_forms(self, word: str) -> tuple[str, ...]:
         """The exception list's base forms of ``word`` if it has any, else its :meth:`morph`."""
-        bases = self._bases.get(word)
+        bases = self._tables()[1].get(word)
         return (self.morph(word),) if bases is None else bases
 
 
 _ENGLISH: Optional[SynonymTable] = None
 _LOCK = threading.Lock()
+_PARSE_LOCK = threading.Lock()
 
 
-def _read(path: Path) -> str:
+def _read(path: Path, magic: str) -> TableText:
+    """A table's bytes, ASCII, with its ``MAGIC VERSION COUNT`` header line checked and a final newline."""
     try:
         raw = Path(path).read_bytes()
     except OSError as exc:
         raise SynonymTableError(f"WordNet table {path} cannot be read ({exc}); reinstall meteor-metric "
                                 "or regenerate it with scripts/build_wordnet_tables.py") from exc
     try:
-        return gzip.decompress(raw).decode("ascii")
-    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:
+        data = gzip.decompress(raw)
+    except (OSError, EOFError, zlib.error) as exc:
         raise SynonymTableError(f"WordNet table {path} is corrupt: {exc}") from exc
-
-
-def _header(text: str, magic: str, path: Path) -> tuple[int, list[str]]:
-    """Check the ``MAGIC VERSION COUNT`` first line; return the count and the remaining lines."""
-    head, _, body = text.partition("\n")
+    if not data.isascii():
+        raise SynonymTableError(f"WordNet table {path} is corrupt: it holds bytes that are not ASCII")
+    head_end = data.find(b"\n")
+    start = len(data) if head_end < 0 else head_end + 1
+    head = data[:start].rstrip(b"\n").decode("ascii")
     fields = head.split(" ")
     if len(fields) != 3 or fields[0] != magic or fields[1] != FORMAT_VERSION or not fields[2].isdigit():
         raise SynonymTableError(f"WordNet table {path}: unexpected header {head[:80]!r} "
                                 f"(want '{magic} {FORMAT_VERSION} COUNT')")
-    lines = body.split("\n")
-    if lines.pop() != "":
+    if start < len(data) and not data.endswith(b"\n"):
         raise SynonymTableError(f"WordNet table {path} is truncated (no final newline)")
-    return int(fields[2]), lines
+    return TableText(data, start, int(fields[2]), Path(path))
 
 
-def _parse_synsets(text: str, path: Path) -> dict[str, str]:
+def _body(table: TableText) -> tuple[str, list[str]]:
+    """A table's body and its lines."""
+    body = table.data[table.start:].decode("ascii")
+    lines = body.split("\n")
+    lines.pop()  # after the final newline
+    return body, lines
+
+
+def _parse_synsets(table: TableText) -> dict[str, str]:
     """Layout: header, COUNT words (one a line), then COUNT id lines in the same order."""
-    count, lines = _header(text, SYNSETS_MAGIC, path)
+    (body, lines), count, path = _body(table), table.count, table.path
     if len(lines) != 2 * count:
         raise SynonymTableError(f"WordNet table {path}: {len(lines)} lines for {count} words")
     words, id_lines = lines[:count], lines[count:]
     ids = dict(zip(words, id_lines))
-    id_section = len(text) - sum(map(len, id_lines)) - count
-    if len(ids) != count or "" in ids or "" in id_lines or _BAD_ID_CHAR.search(text, id_section):
+    id_section = len(body) - sum(map(len, id_lines)) - count
+    if len(ids) != count or "" in ids or "" in id_lines or _BAD_IDS.search(body, id_section):
         raise SynonymTableError(f"WordNet table {path}: duplicate or empty words, or malformed ids")
     return ids
 
 
-def _parse_exceptions(text: str, path: Path) -> dict[str, tuple[str, ...]]:
+def _parse_exceptions(table: TableText) -> dict[str, tuple[str, ...]]:
     """Layout: header, then COUNT lines ``FORM BASE [BASE ...]``."""
-    count, lines = _header(text, EXCEPTIONS_MAGIC, path)
+    (_, lines), count, path = _body(table), table.count, table.path
     bases = {}
     for line in lines:
         form, *form_bases = line.split(" ")

@@ -1674,6 +1674,7 @@ static PyObject *core_kept(Core *core, PyObject *unused) {
 }
 
 #include "normalize_ascii.h"
+#include "wordnet.h"
 
 /* normalize_ascii(line, prefixes, apostrophes, keep_punct) -> the tokens of normalize_line(line), lowercased
  * (a tuple of str), or None for a line the port does not take (see normalize_ascii.h). */
@@ -1807,14 +1808,18 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "meteor_core",
                                     methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit_meteor_core(void) {
-    if (PyType_Ready(&CoreType) < 0) return NULL;
+    if (PyType_Ready(&CoreType) < 0 || PyType_Ready(&WordNetType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
-    Py_INCREF(&CoreType);
-    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
-        Py_DECREF(&CoreType);
-        Py_DECREF(m);
-        return NULL;
+    PyTypeObject *types[] = {&CoreType, &WordNetType};
+    const char *names[] = {"Core", "WordNet"};
+    for (int k = 0; k < 2; k++) {
+        Py_INCREF(types[k]);
+        if (PyModule_AddObject(m, names[k], (PyObject *)types[k]) < 0) {
+            Py_DECREF(types[k]);
+            Py_DECREF(m);
+            return NULL;
+        }
     }
     return m;
 }

@@ -5,7 +5,7 @@
     python tests/fuzz/fuzz_native.py -runs=20000 -max_len=4096 -len_control=0   # bounded run (libFuzzer flags)
     python tests/fuzz/fuzz_native.py -max_total_time=600    # ten minutes
 
-Each input is decoded into one of three targets:
+Each input is decoded into one of five targets:
 
 * ``text``: a hypothesis and a reference (arbitrary Unicode) scored by both engines in the default
   configuration and in character mode: statistics, alignment and the score's values (score, precision,
@@ -15,7 +15,10 @@ Each input is decoded into one of three targets:
 * ``tokens``: token sequences drawn from a small vocabulary with exact, stem, synonym and paraphrase
   matches (long, repetitive inputs reach the beam search's pruning): identical statistics and alignments;
 * ``raw``: arbitrary bytes as the C entry points' buffers (``align``, ``count``), and arbitrary text, prefix
-  tables and modes to ``normalize_ascii``: they may only raise ``ValueError``, never crash.
+  tables and modes to ``normalize_ascii``: they may only raise ``ValueError``, never crash;
+* ``wordnet``: a word (arbitrary text, or a table word with a suffix and characters changed) looked up in the
+  compiled core's WordNet index and in the Python table: the same synset ids; and arbitrary bytes, starts and
+  counts as the tables the index parses: it may only raise ``ValueError``.
 
 A difference raises AssertionError, which atheris reports with the input that caused it. The counts of
 inputs tried per target are printed every 1,000 inputs. ``tests/test_fuzz_native.py`` runs a short bounded session.
@@ -34,6 +37,7 @@ import atheris
 # (AssertionError in instrument_bytecode.check_state), so inputs are mutated without coverage feedback.
 from meteor_metric import Meteor  # noqa: E402
 from meteor_metric.meteor15 import native_engine  # noqa: E402
+from meteor_metric.meteor15.synonyms import MORPH_RULES, SynonymTable  # noqa: E402
 
 VOCAB = ("the a of to in that is said says say told cat cats dog dogs house home big large run runs running ran "
          "however but because since result results order , . 's president chairman company firm percent").split()
@@ -107,7 +111,30 @@ def check_raw(fdp: atheris.FuzzedDataProvider) -> None:
         pass
 
 
-TARGETS = (check_text, check_ascii, check_tokens, check_raw)
+WORDNET = SynonymTable.english()
+WORDNET_IDS = native_engine.wordnet_ids(WORDNET) if native_engine.native_available() else None
+WORDS = sorted(WORDNET)
+
+
+def check_wordnet(fdp: atheris.FuzzedDataProvider) -> None:
+    if fdp.ConsumeBool():
+        word = fdp.ConsumeUnicodeNoSurrogates(fdp.ConsumeIntInRange(0, 40))
+    else:
+        word = WORDS[fdp.ConsumeIntInRange(0, len(WORDS) - 1)] + MORPH_RULES[fdp.ConsumeIntInRange(0, 19)][0]
+        cut = fdp.ConsumeIntInRange(0, len(word))
+        word = word[:cut] + fdp.ConsumeUnicodeNoSurrogates(fdp.ConsumeIntInRange(0, 2)) + word[cut + 1:]
+    assert WORDNET_IDS(word) == tuple(sorted(WORDNET.lookup(word))), word
+    tables = []
+    for name in ("synsets", "exceptions"):
+        data = fdp.ConsumeBytes(fdp.ConsumeIntInRange(0, 300))
+        tables.append((data, fdp.ConsumeIntInRange(-1, len(data) + 1), fdp.ConsumeIntInRange(-1, 20), name))
+    try:
+        native_engine.meteor_core.WordNet(*tables, MORPH_RULES)
+    except ValueError:
+        pass
+
+
+TARGETS = (check_text, check_ascii, check_tokens, check_raw, check_wordnet)
 
 
 def one_input(data: bytes) -> None:
