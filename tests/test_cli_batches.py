@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from meteor_metric.cli.common import MIN_TAIL_BATCH, score_batches, score_stream, worker_pool
+from meteor_metric.cli.common import MIN_TAIL_BATCH, LineBatch, score_batches, score_stream, worker_pool
 from meteor_metric.cli.score import BatchDigest, SegmentFormat
 from meteor_metric.core import corpus_io
-from meteor_metric.core.corpus_io import CorpusFormatError, iter_lines, read_lines
+from meteor_metric.core.corpus_io import CorpusFormatError, index_lines, iter_lines, read_line_range, read_lines
 from meteor_metric.core.javafmt import java_split_lines
 from meteor_metric.core.stats import MeteorStats, StatsTotal
 from meteor_metric.profiles.registry import scorer_spec
@@ -147,6 +147,48 @@ def test_block_reader_names_the_line_of_a_bad_byte(tmp_path, monkeypatch, block)
         for line in iter_lines(str(path)):
             lines.append(line)
     assert lines == ["ok", "fine"]  # the lines before it come first
+
+
+@pytest.mark.parametrize("block", [1, 3, 64, 1 << 16])
+def test_a_line_range_read_from_its_block_is_the_same_lines(tmp_path, monkeypatch, block):
+    """What --workers helpers read (index_lines, then read_line_range from the block holding the first line)
+    against read_lines' slices, wherever the blocks are cut; a file that lost lines since it was indexed is
+    named, not read short."""
+    monkeypatch.setattr(corpus_io, "_BLOCK_BYTES", block)
+    rng = random.Random(block)
+    path = tmp_path / "lines.txt"
+    for _ in range(100):
+        path.write_bytes(b"".join(rng.choice(PIECES + [b"x" * 50]) for _ in range(rng.randrange(0, 60))))
+        lines, index = read_lines(str(path)), index_lines(str(path))
+        assert index.count == len(lines)
+        for _ in range(10):
+            start = rng.randint(0, len(lines))
+            count = rng.randint(0, len(lines) - start)
+            assert read_line_range(str(path), index.locate(start), start, count) == lines[start:start + count]
+    path.write_bytes(b"a\nb\nc\n")
+    index = index_lines(str(path))
+    path.write_bytes(b"a\n")
+    with pytest.raises(CorpusFormatError, match="lines.txt changed while it was read: line 2 is gone"):
+        read_line_range(str(path), index.locate(1), 1, 2)
+
+
+@pytest.mark.parametrize("tokenize", ["none", "ptb"])
+def test_helpers_read_plain_text_batches_themselves(capsys, monkeypatch, tokenize):
+    """With --workers and plain-text files the parent sends LineBatch es (where the lines are), and the output
+    is byte for byte one process's (the jar's numbers: test_merged_batches_give_the_jars_numbers)."""
+    sent = []  # the pairs of each LineBatch pickled for a helper
+    monkeypatch.setattr(LineBatch, "__reduce__", lambda self: (sent.append(self.count) or LineBatch,
+                                                              (self.files, self.start, self.count, self.transform)))
+    from meteor_metric.cli.main import main
+
+    outs = []
+    for workers in ("1", "2"):
+        args = ["score", "--hyp", str(EXAMPLES / "hyp.txt"), "--ref", str(EXAMPLES / "ref.txt"), "--ref",
+                str(EXAMPLES / "ref2.txt"), "--format", "json", "--tokenize", tokenize, "--workers", workers]
+        assert main(args) == 0
+        outs.append(capsys.readouterr().out)
+    assert outs[0] == outs[1]
+    assert sum(sent) == len(PAIRS)
 
 
 def where_scored(scorer, first, pairs, segments):

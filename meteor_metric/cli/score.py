@@ -297,9 +297,10 @@ def _score(args, out: TextIO, scorer: Scorer, pool: Optional[WorkerPool]) -> Non
         digest = BatchDigest(writer.layout, keep=args.confidence)
         with progress_bar(corpus.n_segments, show) as bar:
             try:
-                pairs = corpus.pairs() if args.tokenize == "none" else (
-                    pretokenize(h, r, args.tokenize) for h, r in corpus.pairs())
-                for batch in score_batches(scorer, pairs, digest, pool, total=corpus.n_segments):
+                transform = None if args.tokenize == "none" else partial(pretokenize, tokenize=args.tokenize)
+                pairs = corpus.pairs() if transform is None else (transform(h, r) for h, r in corpus.pairs())
+                for batch in score_batches(scorer, pairs, digest, pool, total=corpus.n_segments,
+                                           line_batches=partial(corpus.line_batches, transform=transform)):
                     totals.merge(batch.totals)
                     writer.write(batch.rendered)
                     if batch.kept is not None:
