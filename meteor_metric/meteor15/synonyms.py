@@ -94,9 +94,9 @@ class SynonymTable:
     def load(cls, synsets_path: Path, exceptions_path: Path, lazy: bool = False) -> "SynonymTable":
         """Read the two gzip tables written by ``scripts/build_wordnet_tables.py``; ``lazy``: their bodies are
         parsed (and checked) on first use, not now."""
-        texts = (_read(synsets_path, SYNSETS_MAGIC), _read(exceptions_path, EXCEPTIONS_MAGIC))
         table = cls({}, {})
-        table._ids, table._texts = None, texts
+        table._ids = None  # (parsed from the texts on first use)
+        table._texts = (_read(synsets_path, SYNSETS_MAGIC), _read(exceptions_path, EXCEPTIONS_MAGIC))
         if not lazy:
             table._tables()
         return table
@@ -171,8 +171,8 @@ class SynonymTable:
         return result
 
     def lookup(self, word: str) -> frozenset[int]:
-        """:meth:`synsets` computed afresh (not cached; the compiled core's token table takes
-        :meth:`id_text` instead).
+        """:meth:`synsets` computed afresh (not cached; the compiled engine looks its new words up in its own
+        index over :attr:`texts`, or, for a table made from mappings, takes :meth:`id_text`).
 
         Base forms are the exception list's entries for the token if it has any, else ``morph(word)``.
         Lookups are case-sensitive, as in the jar.
@@ -185,7 +185,7 @@ class SynonymTable:
 
     def id_text(self, word: str) -> str:
         """:meth:`lookup`'s ids as the table holds them: decimal numbers apart by spaces, an id possibly twice
-        (the compiled core parses, sorts and de-duplicates them: 1.8 us a new word, not 3.5)."""
+        (the compiled core parses, sorts and de-duplicates them)."""
         ids = self._tables()[0]
         return " ".join([ids.get(word, ""), *[ids.get(base, "") for base in self._base_forms(word)]])
 
