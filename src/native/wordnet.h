@@ -71,12 +71,13 @@ static int wn_put(WnIndex *x, uint32_t at, uint32_t len, uint32_t rest, uint32_t
 }
 
 static int wn_alloc(WnIndex *x, Py_ssize_t entries, const char *text) {
-    uint32_t size = 16;
-    while (size < entries + entries / 2 + 1) size <<= 1;
-    x->slots = (uint32_t *)calloc(size, sizeof(uint32_t));
+    uint64_t size = 16;
+    while (size < (uint64_t)entries + (uint64_t)entries / 2 + 1) size <<= 1;
+    if (size > ((uint64_t)1 << 31)) return -1; /* (entry numbers are uint32_t) */
+    x->slots = (uint32_t *)calloc((size_t)size, sizeof(uint32_t));
     x->entries = (WnEntry *)malloc(((size_t)entries + 1) * sizeof(WnEntry));
     x->n = 0;
-    x->mask = size - 1;
+    x->mask = (uint32_t)(size - 1);
     x->text = text;
     return x->slots && x->entries ? 0 : -1;
 }
