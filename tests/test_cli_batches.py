@@ -172,6 +172,19 @@ def test_a_line_range_read_from_its_block_is_the_same_lines(tmp_path, monkeypatc
         read_line_range(str(path), index.locate(1), 1, 2)
 
 
+def test_a_file_of_carriage_returns_is_read_in_blocks(tmp_path, monkeypatch):
+    """\\r line ends cut the blocks as \\n ones do, so a helper's batch of such a file reads a block or two, not
+    the whole file (it had read all of it for every batch: --workers 2 took 2.8 CPU-s against one process's 1.8
+    on 60,000 lines)."""
+    monkeypatch.setattr(corpus_io, "_BLOCK_BYTES", 64)
+    path = tmp_path / "mac.txt"
+    path.write_bytes(b"".join(b"line %d\r" % k for k in range(2000)))
+    index = index_lines(str(path))
+    assert index.count == 2000 and len(index.offsets) >= path.stat().st_size // 128
+    assert all(b - a <= 128 for a, b in zip(index.offsets, index.offsets[1:]))
+    assert read_line_range(str(path), index.locate(1500), 1500, 3) == ["line 1500", "line 1501", "line 1502"]
+
+
 @pytest.mark.parametrize("tokenize", ["none", "ptb"])
 def test_helpers_read_plain_text_batches_themselves(capsys, monkeypatch, tokenize):
     """With --workers and plain-text files the parent sends LineBatch es (where the lines are), and the output

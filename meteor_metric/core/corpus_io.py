@@ -65,7 +65,7 @@ def decode(data: bytes, name: str) -> list[str]:
 
 def iter_lines(path: str) -> Iterator[str]:
     """The lines of a UTF-8 text file, one at a time (read in blocks of 64 KiB, each cut
-    after its last ``\\n``: memory is bounded by the block and the longest line)."""
+    after its last line end: memory is bounded by the block and the longest line)."""
     number = 0  # lines yielded so far
     for _, chunk in _line_chunks(path):
         for line in _chunk_lines(chunk, number, path):
@@ -127,8 +127,9 @@ def read_line_range(path: str, block: tuple[int, int], start: int, count: int) -
 
 def _line_chunks(path: str, start: int = 0) -> Iterator[tuple[int, bytes]]:
     """A file's bytes from byte ``start`` (a line start) in blocks of about 64 KiB, each cut after its last
-    ``\\n`` (the last one: the rest), with its byte offset; from the file's start, without a leading byte
-    order mark."""
+    line end (the last one: the rest), with its byte offset; from the file's start, without a leading byte
+    order mark. (A block is cut after a ``\\r`` only where it has no ``\\n``: a file of ``\\r`` line ends is
+    read in blocks too, not whole.)"""
     try:
         f = open(path, "rb")
     except OSError as exc:
@@ -139,7 +140,8 @@ def _line_chunks(path: str, start: int = 0) -> Iterator[tuple[int, bytes]]:
         pending: list[bytes] = []  # the file's bytes after the last line end seen
         while True:
             block = f.read(_BLOCK_BYTES)
-            cut = block.rfind(b"\n") + 1
+            # after its last \n, else (\r line ends) its last \r that has a byte after it (not a \n: there is none)
+            cut = block.rfind(b"\n") + 1 or block.rfind(b"\r", 0, len(block) - 1) + 1
             if block and not cut:
                 pending.append(block)
                 continue
