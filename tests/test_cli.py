@@ -14,7 +14,7 @@ import pytest
 from conformance import JAVA15, read_jsonl
 from meteor_metric import Meteor
 from meteor_metric.cli.main import main
-from meteor_metric.core.corpus_io import CorpusFormatError, count_lines, read_lines
+from meteor_metric.core.corpus_io import CorpusFormatError, index_lines, read_lines
 from meteor_metric.meteor15.paraphrase import ParaphraseTableNotFound
 
 FLAGS = ["--modules", "exact,stem", "--weights", "1.0,0.6"]
@@ -78,7 +78,7 @@ def test_java_line_breaks(tmp_path, capsys):
 
 
 def test_counting_lines_counts_the_lines_reading_makes(tmp_path):
-    """count_lines (the check pass of plain text) against read_lines (Java's line breaks, as above): \\r, \\r\\n
+    """index_lines' count (the check pass of plain text) against read_lines (Java's line breaks, as above): \\r, \\r\\n
     and \\n, a byte order mark, empty lines, no final break, lines across the 64 KiB blocks, and a bad byte
     (the same error, naming the same line)."""
     rng = random.Random(4)
@@ -88,10 +88,10 @@ def test_counting_lines_counts_the_lines_reading_makes(tmp_path):
     for k, data in enumerate(cases):
         path = tmp_path / f"{k}.txt"
         path.write_bytes(data)
-        assert count_lines(str(path)) == len(read_lines(str(path))), data[:80]
+        assert index_lines(str(path)).count == len(read_lines(str(path))), data[:80]
     path = tmp_path / "bad.txt"
     path.write_bytes(b"fine\r\n" * 30000 + b"bad \xff byte\n")
-    for count in (count_lines, read_lines):
+    for count in (index_lines, read_lines):
         with pytest.raises(CorpusFormatError, match="line 30001 is not valid UTF-8"):
             count(str(path))
 

@@ -105,11 +105,6 @@ def index_lines(path: str) -> LineIndex:
     return LineIndex(path, number, tuple(offsets), tuple(first_lines))
 
 
-def count_lines(path: str) -> int:
-    """The number of lines of a UTF-8 text file (:func:`index_lines`)."""
-    return index_lines(path).count
-
-
 def read_line_range(path: str, block: tuple[int, int], start: int, count: int) -> list[str]:
     """Lines ``[start, start + count)`` (0-based) of a file, read from the ``block`` that holds the first
     (its byte offset and the lines before it: :meth:`LineIndex.locate`)."""
