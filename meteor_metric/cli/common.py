@@ -251,6 +251,9 @@ class LineBatch:
     count: int
     transform: Optional[Callable[[str, list[str]], tuple[str, list[str]]]] = None
 
+    def __len__(self) -> int:
+        return self.count
+
     def pairs(self) -> list[tuple[str, list[str]]]:
         """(hypothesis, references) of each line, through ``transform``."""
         hyps, *refs = (read_line_range(path, block, self.start, self.count) for path, block in self.files)
@@ -513,7 +516,7 @@ def score_batches(scorer: Scorer, pairs: Iterable[tuple[str, list[str]]], digest
         start = 0
         for batch in tasks:
             pending.append(executor.submit(_digest_batch, start, batch, digest))
-            start += batch.count if isinstance(batch, LineBatch) else len(batch)
+            start += len(batch)
             if len(pending) >= 4 * pool.workers:
                 yield pending.popleft().result()
         while pending:
