@@ -110,7 +110,8 @@ ASCII_QUOTES = (("\u2018", "'"), ("\u2019", "'"), ("\u201c", '"'), ("\u201d", '"
 def wordnet_ids(table: SynonymTable) -> Callable[[str], Sequence[int]]:
     """A token's synset ids in ``table`` (:meth:`SynonymTable.lookup`'s, sorted): from the compiled core's
     index over the tables' text where the table was loaded from files (built once per table: no Python dict
-    of WordNet's 147,306 words, 0.1 s less at start-up, and 0.3 us a new word, not 2), else ``id_text``."""
+    of WordNet's 147,306 words, 0.1 s less at start-up; 0.55 us for a table word's ids, against 1.54 us for
+    ``id_text``), else ``id_text``."""
     texts = table.texts
     if texts is None:
         return table.id_text
