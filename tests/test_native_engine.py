@@ -484,6 +484,14 @@ pool = [tuple(rng.choice(vocab) for _ in range(rng.randint(0, 30))) for _ in ran
 for _ in range(1500):
     hyp, ref = rng.choice(pool), rng.choice(pool)
     assert nat.align_tokens(hyp, ref) == py.align_tokens(hyp, ref), (hyp, ref)
+kept_pairs = nat._native._table[0]
+for k in range(3000):  # pairs of 40 sentences: kept, found again (within a limit or past it), evicted
+    hyp, ref = rng.choice(pool[:40]), rng.choice(pool[:40])
+    limit = rng.choice((-1, 0, 3, 30))
+    got = kept_pairs.score_tokens(hyp, ref, limit)
+    assert got is None or limit < 0 or got[2] <= limit
+    if k % 10 == 0:
+        assert nat.align_tokens(hyp, ref) == py.align_tokens(hyp, ref), (hyp, ref)
 core = native_engine.meteor_core
 for bad in (b"", b"\x00" * 7, bytes(range(40))):
     for n_hyp, n_ref in ((0, 0), (1, 1), (3, 2), (-1, 5)):
@@ -521,7 +529,8 @@ small, large = tuple("the cat sat on the mat".split()), tuple(vocab) * 6
 for token in small + large:
     table.add_token(token, None, (), False)
 backwards = small[::-1]
-alone, inner = table.score_tokens(small, backwards, -1), []  # both sentences kept, and seen again below
+alone, inner = table.score_tokens(tuple(list(small)), tuple(list(backwards)), -1), []  # (new tuples)
+table.score_tokens(small, small, -1), table.score_tokens(backwards, backwards, -1)  # both kept, seen again below
 others = [tuple(rng.sample(small + large[:40], 12)) for _ in range(300)]
 class Reenters:  # scores a large pair (the arena), then 300 others (evicting every sentence the core kept)
     def __del__(self):
@@ -663,6 +672,38 @@ def test_sentences_the_core_keeps_score_as_new_ones():
 
 
 @needs_native
+def test_pairs_the_core_keeps_are_found_by_their_tuples_and_bounded():
+    """The core keeps the results of the last pairs of token tuples it scored (1,024 slots by the two
+    addresses): the same tuples again give the same result without scoring (the same object), within the
+    candidate limit as a new pair would be; equal tuples that are other objects, lists and str subclasses are
+    scored anew; 3,000 pairs later the kept ones number at most 1,024 and the first tuples are let go."""
+    class Word(str):
+        pass
+
+    native, python = Meteor(impl="native", **CONFIGS["default"]), scorer("default", "python")
+    core = native._native._table[0]
+    native._native._add_tokens(native._native._table, sorted(set(VOCAB)))
+    rng = random.Random(8)
+    hyp, ref = (tuple(rng.choice(VOCAB) for _ in range(12)) for _ in range(2))
+    first = core.score_tokens(hyp, ref, -1)
+    stats, alignment = python.align_tokens(hyp, ref)
+    assert first[:2] == (tuple(alignment), stats_values(stats)[:-2])
+    assert core.score_tokens(hyp, ref, -1) is first and core.kept()[2] == 1
+    found = first[2]
+    assert core.score_tokens(hyp, ref, found) is first and core.score_tokens(hyp, ref, found - 1) is None
+    copies = (tuple(list(hyp)), tuple(list(ref))), (list(hyp), ref), (hyp, tuple(map(Word, ref)))
+    for copy in copies:
+        again = core.score_tokens(*copy, -1)
+        assert again is not first and same_result(again, first)
+    assert core.kept()[2] == 2  # the equal tuples (the list and the str subclasses are not kept)
+    references = sys.getrefcount(hyp)
+    for _ in range(3000):
+        core.score_tokens(tuple(rng.choice(VOCAB) for _ in range(5)), tuple(rng.choice(VOCAB) for _ in range(5)), -1)
+    assert core.kept()[2] <= 1024
+    assert sys.getrefcount(hyp) < references  # evicted (its sentence slot too)
+
+
+@needs_native
 def test_the_sentences_the_core_keeps_are_bounded():
     """At most 256 sentences of at most 256 tokens are kept, their walks only while all hold under 4 MiB:
     600 long sentences, each scored twice (so their walks are kept), leave the bound held and every score as
@@ -679,7 +720,7 @@ def test_the_sentences_the_core_keeps_are_bounded():
         if k % 100 == 0:
             stats, alignment = python.align_tokens(sentence, other)
             assert first[:2] == (tuple(alignment), stats_values(stats)[:-2])
-        kept, held = core.kept()
+        kept, held, _ = core.kept()
         assert kept <= 256 and held <= 4 * 2**20 + 256 * 257 * 4
     assert held > 2**20  # walks were kept
     too_long, fits = (tuple(rng.choice(VOCAB) for _ in range(n)) for n in (257, 256))

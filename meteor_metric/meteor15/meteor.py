@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from functools import lru_cache
 from operator import itemgetter
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from ..core.alignment import Match
 from ..core.background import Background
@@ -25,7 +25,7 @@ from ..core.stats import MeteorStats, make_stats, stats_values
 from .aligner import align, find_candidates
 from .formula import compute_metrics
 from .limits import MAX_SEGMENT_CANDIDATES, MAX_SEGMENT_CHARS, check_candidates, check_chars, check_limit
-from .native_engine import NativeEngine, ascii_normalizer, resolve_engine
+from .native_engine import NativeEngine, ascii_normalizer, raise_over_candidate_limit, resolve_engine
 from .matcher import (ExactMatcher, LemmaMatcher, Matcher, ParaphraseMatcher, SimilarityMatcher, StemMatcher,
                       SynonymMatcher, token_keys)
 from .names import (DEFAULT_SIMILARITY_THRESHOLD, EXTENSION_MODULES, EXTENSION_NORMALIZATIONS, METEOR_VERSION,
@@ -303,7 +303,7 @@ class Meteor(SummedStatsScorer):
                     tokenized.append(self._segment_tokens(hyp, refs))
                 except ValueError as exc:
                     raise ValueError(f"segment {first + j}: {exc}") from None
-            aligned = self._align_segments(tokenized, [f"segment {first + j}: " for j in range(len(tokenized))])
+            aligned = self._align_segments(tokenized, lambda j: f"segment {first + j}: ")
             return [self._best(h, refs, segment) for (h, refs), segment in zip(tokenized, aligned)]
 
     def pairwise(self, candidates: Sequence[str], references: Optional[Sequence[str]] = None) -> "np.ndarray":
@@ -320,11 +320,13 @@ class Meteor(SummedStatsScorer):
         columns = rows if references is None else self._pairwise_tokens(refs, "references")
         segments = [(h, (r,)) for h in rows for r in columns]  # each entry a segment of one reference
         column_name = "candidates" if references is None else "references"
-        names = [f"candidates[{i}] and {column_name}[{j}]: " for i in range(len(rows)) for j in range(len(columns))]
+        width = len(columns)
         scores: list[float] = []
         with gc_paused():
             for k in range(0, len(segments), BATCH_SIZE):
-                aligned = self._align_segments(segments[k:k + BATCH_SIZE], names[k:k + BATCH_SIZE])
+                aligned = self._align_segments(
+                    segments[k:k + BATCH_SIZE],
+                    lambda s, k=k: f"candidates[{(k + s) // width}] and {column_name}[{(k + s) % width}]: ")
                 # (each segment has one reference: one entry)
                 scores += [(values or self._score_values(stats))[0] for (stats, _, values), in aligned]
         return pairwise_matrix(scores, len(rows), len(columns))
@@ -375,10 +377,13 @@ class Meteor(SummedStatsScorer):
     def _segment_tokens(self, hyp: str, refs: Sequence[str]) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
         """The tokens of a segment's hypothesis and references, each within ``max_segment_chars`` (checked
         first) and ``max_segment_tokens``."""
-        chars = self.max_segment_chars
-        return (self._check_length(self._preprocess(check_chars(hyp, chars, "the hypothesis")), "hypothesis"),
-                [self._check_length(self._preprocess(check_chars(ref, chars, f"reference {k}")), f"reference {k}")
-                 for k, ref in enumerate(refs)])
+        chars, preprocess, check_length = self.max_segment_chars, self._preprocess, self._check_length
+        hyp_tokens = check_length(preprocess(check_chars(hyp, chars, "the hypothesis")), "hypothesis")
+        try:
+            return hyp_tokens, [check_length(preprocess(check_chars(ref, chars, "")), "") for ref in refs]
+        except ValueError:  # again, naming the reference (not named above: a name per reference took time)
+            return hyp_tokens, [check_length(preprocess(check_chars(ref, chars, f"reference {k}")), f"reference {k}")
+                                for k, ref in enumerate(refs)]
 
     def _best(self, hyp_tokens: tuple[str, ...], refs: Sequence[tuple[str, ...]],
               aligned: Sequence[ReferenceEntry]) -> SegmentResult:
@@ -407,10 +412,13 @@ class Meteor(SummedStatsScorer):
         the pair; else None) of a token-sequence pair (a pure function of the two, so cached); past
         ``max_segment_candidates`` with ``used`` (the segment's candidates against its earlier references) the
         limit's ``ValueError`` naming ``where``."""
+        native = self._native
+        if native is not None and native.whole_pair:  # (the compiled core keeps the pairs it scored lately)
+            return native.pair(hyp, ref, self.max_segment_candidates, where, used)
         done = self._cached((hyp, ref))
         if done is None:
-            if self._native is not None:
-                done = self._store((hyp, ref), self._native.pair(hyp, ref, self.max_segment_candidates, where, used))
+            if native is not None:
+                done = self._store((hyp, ref), native.pair(hyp, ref, self.max_segment_candidates, where, used))
             else:
                 candidates = self._candidates(hyp, ref, self.max_segment_candidates, where, used)
                 if sum(map(len, candidates)) < _BATCH_ALIGN_FROM:
@@ -425,17 +433,30 @@ class Meteor(SummedStatsScorer):
         return done
 
     def _align_segments(self, segments: Sequence[tuple[tuple[str, ...], Sequence[tuple[str, ...]]]],
-                        prefixes: Sequence[str]) -> list[list[ReferenceEntry]]:
+                        prefix: Callable[[int], str]) -> list[list[ReferenceEntry]]:
         """Statistics, alignment and score values (or None) of each segment's hypothesis against each of its
-        references, within the segment's candidate limit (``prefixes[s]`` starts the names of segment ``s`` in
+        references, within the segment's candidate limit (``prefix(s)`` starts the names of segment ``s`` in
         errors). The Python engine aligns the uncached pairs in batches of at most ``BATCH_CANDIDATES``
         candidates and positions (one larger pair alone), the native engine one by one."""
-        if self._native is not None:
-            entries = []
-            for (hyp, refs), prefix in zip(segments, prefixes):
+        native, limit = self._native, self.max_segment_candidates
+        if native is not None and native.whole_pair:  # (segments named only on an error)
+            whole, entries = native.whole, []
+            for s, (hyp, refs) in enumerate(segments):
                 used, segment = 0, []
                 for k, ref in enumerate(refs):
-                    pair = self._align_pair(hyp, ref, prefix + _pairs_named(k), used)
+                    done = whole(hyp, ref, limit, used)
+                    if done is None:
+                        raise_over_candidate_limit(limit, prefix(s) + _pairs_named(k))
+                    used += done[2]
+                    segment.append((done[0], done[1], done[3]))
+                entries.append(segment)
+            return entries
+        if native is not None:
+            entries = []
+            for s, (hyp, refs) in enumerate(segments):
+                used, segment = 0, []
+                for k, ref in enumerate(refs):
+                    pair = self._align_pair(hyp, ref, prefix(s) + _pairs_named(k), used)
                     used += pair[2]
                     segment.append(_segment_entry(pair))
                 entries.append(segment)
@@ -452,10 +473,10 @@ class Meteor(SummedStatsScorer):
                 done[pair] = self._remember(pair, matches, found.pop(pair))
             todo.clear()
 
-        for (hyp, refs), prefix in zip(segments, prefixes):
+        for s, (hyp, refs) in enumerate(segments):
             used = 0
             for k, ref in enumerate(refs):
-                pair, where = (hyp, ref), prefix + _pairs_named(k)
+                pair, where = (hyp, ref), prefix(s) + _pairs_named(k)
                 known = done.get(pair) or self._cached(pair)
                 if known is not None:
                     done[pair] = known

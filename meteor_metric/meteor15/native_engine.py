@@ -260,18 +260,35 @@ class NativeEngine:
         precision, recall, fmean, fragmentation penalty) (as formula.compute_metrics computes them; else
         None); past ``max_candidates`` with ``used`` (the segment's candidates against its earlier
         references) the limit's ``ValueError``."""
+        if self.whole_pair:
+            done = self.whole(hyp, ref, max_candidates, used)
+            if done is None:
+                raise_over_candidate_limit(max_candidates, where)
+            return done
+        self._check_sizes(hyp, ref)
+        if max_candidates is not None and used > max_candidates:
+            raise_over_candidate_limit(max_candidates, where)
+        candidates = self._candidates(hyp, ref, max_candidates, where, used)
+        matches = self._aligner.align(len(hyp), candidates, None, where)
+        return self.count(hyp, ref, matches), tuple(matches), sum(map(len, candidates)), None
+
+    @staticmethod
+    def _check_sizes(hyp: Sequence[str], ref: Sequence[str]) -> None:
         if len(hyp) > MAX_NATIVE_TOKENS or len(ref) > MAX_NATIVE_TOKENS:
             raise ValueError(f"the native engine takes at most {MAX_NATIVE_TOKENS:,} tokens per side, "
                              f"got {len(hyp):,} and {len(ref):,}")
+
+    def whole(self, hyp: tuple[str, ...], ref: tuple[str, ...], max_candidates: Optional[int], used: int
+              ) -> Optional[tuple[MeteorStats, tuple[Match, ...], int, Optional[tuple[float, ...]]]]:
+        """:meth:`pair` where the core scores the whole pair (:attr:`whole_pair`), with None past the
+        candidate limit instead of its error (for callers naming the pair only then). The core keeps the
+        pairs of token tuples it scored lately: the same tuples again are not scored again."""
+        self._check_sizes(hyp, ref)
         limit = -1 if max_candidates is None else max_candidates - used
-        if max_candidates is not None and limit < 0:
-            raise_over_candidate_limit(max_candidates, where)
+        if max_candidates is not None and limit < 0:  # (-1 is no limit to the core)
+            return None
         table = self._table
         core = table[0]
-        if core is None:
-            candidates = self._candidates(hyp, ref, max_candidates, where, used)
-            matches = self._aligner.align(len(hyp), candidates, None, where)
-            return self.count(hyp, ref, matches), tuple(matches), sum(map(len, candidates)), None
         done = core.score_tokens(hyp, ref, limit)
         while type(done) is list:  # tokens the table does not have yet: their data once, then the pair
             if core.size() + len(done) > MAX_TABLE_TOKENS:  # a fresh table (bounds its memory)
@@ -282,7 +299,7 @@ class NativeEngine:
                 self._add_tokens(table, done)
             done = core.score_tokens(hyp, ref, limit)
         if done is None:
-            raise_over_candidate_limit(max_candidates, where)
+            return None
         alignment, fields, n_candidates, values = done
         stats = make_stats(*fields, *(count_crossings(alignment) if self._crossings else (0, 0)))
         return stats, alignment, n_candidates, values

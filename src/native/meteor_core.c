@@ -561,6 +561,7 @@ typedef struct {
     int has_formula;      /* ... if given (fragmentation "chunks") */
     struct Sentence *sentences; /* the sentences scored last, by their token tuple (sentence_slot) ... */
     size_t sentence_bytes;      /* ... and the memory they hold */
+    struct PairSlot *pairs;     /* the pairs scored last, by their two token tuples (pair_slot) */
     Arena arena;          /* scratch memory of a call ... */
     int arena_busy;       /* ... unless a call re-entered (through a finalizer run by an allocation) */
 } Core;
@@ -825,6 +826,48 @@ static int sentence_walk(Core *core, Sentence *s, const int32_t *ids, int32_t n,
     if (!rc && s && s->seen_again) sentence_keep_walk(core, s, w); /* (without memory: not kept) */
     *walk = w;
     return rc;
+}
+
+/* A pair scored lately: its two token tuples (references held: the same objects while they are here) and
+ * score_pair's result for them. A pair scored again (the same hypothesis against the same reference: 10.6 %
+ * of the WMT21 pairs of benchmarks/bench_loops.py, most of them two pairs apart) or scored against a
+ * growing candidate limit is found without a dict keyed by the tuples, which hashed every token on each
+ * lookup. PAIRS slots chosen by the two addresses; a pair evicts the one in its slot. Only pairs of
+ * sentences that could be kept (sentence_keepable) are kept: what the slots hold stays bounded. */
+#define PAIRS 1024
+
+typedef struct PairSlot {
+    PyObject *hyp, *ref; /* NULL: an empty slot */
+    PyObject *result;    /* (alignment, fields, candidate count, values) */
+    int64_t n_candidates;
+} PairSlot;
+
+static PairSlot *pair_slot(const Core *core, PyObject *hyp, PyObject *ref) {
+    uint64_t key = (uint64_t)(uintptr_t)hyp >> 4 ^ ((uint64_t)(uintptr_t)ref >> 4) * 0xD6E8FEB86659FD93ull;
+    return &core->pairs[slot_of(key, PAIRS - 1)];
+}
+
+/* Keeps a pair's result in its slot, evicting the one there (released last: the slot is consistent first). */
+static void pair_keep(PairSlot *slot, PyObject *hyp, PyObject *ref, PyObject *result, int64_t n_candidates) {
+    PairSlot old = *slot;
+    Py_INCREF(hyp);
+    Py_INCREF(ref);
+    Py_INCREF(result);
+    slot->hyp = hyp;
+    slot->ref = ref;
+    slot->result = result;
+    slot->n_candidates = n_candidates;
+    Py_XDECREF(old.hyp);
+    Py_XDECREF(old.ref);
+    Py_XDECREF(old.result);
+}
+
+static void pair_clear(PairSlot *slot) {
+    PairSlot old = *slot;
+    memset(slot, 0, sizeof *slot);
+    Py_XDECREF(old.hyp);
+    Py_XDECREF(old.ref);
+    Py_XDECREF(old.result);
 }
 
 /* The first occurrence of node q in a walk (the next ones: w->next), or -1. */
@@ -1515,6 +1558,13 @@ static PyObject *core_score_tokens(Core *core, PyObject *args) {
     PyObject *hyp_tokens, *ref_tokens;
     long long max_candidates;
     if (!PyArg_ParseTuple(args, "OOL:score_tokens", &hyp_tokens, &ref_tokens, &max_candidates)) return NULL;
+    PairSlot *pair = PyTuple_CheckExact(hyp_tokens) && PyTuple_CheckExact(ref_tokens)
+                         ? pair_slot(core, hyp_tokens, ref_tokens) : NULL;
+    if (pair && pair->hyp == hyp_tokens && pair->ref == ref_tokens) { /* scored lately */
+        if (max_candidates >= 0 && pair->n_candidates > max_candidates) Py_RETURN_NONE;
+        Py_INCREF(pair->result);
+        return pair->result;
+    }
     PyObject *result = NULL, *missing = NULL, *const sides[2] = {hyp_tokens, ref_tokens};
     const char *const names[2] = {"hypothesis", "reference"};
     int32_t *ids[2] = {NULL, NULL}, n[2] = {0, 0};
@@ -1539,14 +1589,21 @@ static PyObject *core_score_tokens(Core *core, PyObject *args) {
         result = PyDict_Keys(missing);
         goto done;
     }
+    int keep_pair = pair != NULL;
     for (int k = 0; k < 2; k++) {
         Sentence *s = kept[k];
-        if (s && s->tokens != sides[k] &&
-            (!sentence_keepable(sides[k], n[k]) || sentence_keep(core, s, sides[k], ids[k], n[k])))
-            kept[k] = NULL; /* not kept (or no memory) */
+        if (!s || s->tokens == sides[k]) continue;
+        if (!sentence_keepable(sides[k], n[k])) {
+            kept[k] = NULL;
+            keep_pair = 0;
+        } else if (sentence_keep(core, s, sides[k], ids[k], n[k])) {
+            kept[k] = NULL; /* no memory */
+        }
     }
     if (kept[0] && kept[0]->tokens != hyp_tokens) kept[0] = NULL; /* the reference took its slot */
     result = score_pair(core, ids[0], n[0], ids[1], n[1], kept, max_candidates, arena);
+    if (result && result != Py_None && keep_pair)
+        pair_keep(pair, hyp_tokens, ref_tokens, result, PyLong_AsLongLong(PyTuple_GET_ITEM(result, 2)));
 done:
     Py_XDECREF(missing);
     arena_return(core, arena);
@@ -1565,6 +1622,9 @@ static void core_dealloc(Core *core) {
     if (core->sentences)
         for (int k = 0; k < SENTENCES; k++) sentence_clear(core, &core->sentences[k]);
     free(core->sentences);
+    if (core->pairs)
+        for (int k = 0; k < PAIRS; k++) pair_clear(&core->pairs[k]);
+    free(core->pairs);
     for (int k = 0; k < N_PARA_ARRAYS; k++)
         if (core->para_arr[k]) PyBuffer_Release(&core->para_buf[k]);
     Py_XDECREF(core->match_type);
@@ -1646,7 +1706,8 @@ static int core_init(Core *core, PyObject *args, PyObject *kwds) {
         core->has_para = 1;
     }
     core->sentences = (Sentence *)calloc(SENTENCES, sizeof(Sentence));
-    if (!core->sentences) {
+    core->pairs = (PairSlot *)calloc(PAIRS, sizeof(PairSlot));
+    if (!core->sentences || !core->pairs) {
         PyErr_NoMemory();
         goto done;
     }
@@ -1668,9 +1729,10 @@ static PyObject *core_size(Core *core, PyObject *unused) {
 
 static PyObject *core_kept(Core *core, PyObject *unused) {
     (void)unused;
-    int n = 0;
+    int n = 0, pairs = 0;
     for (int k = 0; core->sentences && k < SENTENCES; k++) n += core->sentences[k].tokens != NULL;
-    return Py_BuildValue("(in)", n, (Py_ssize_t)core->sentence_bytes);
+    for (int k = 0; core->pairs && k < PAIRS; k++) pairs += core->pairs[k].hyp != NULL;
+    return Py_BuildValue("(ini)", n, (Py_ssize_t)core->sentence_bytes, pairs);
 }
 
 #include "normalize_ascii.h"
@@ -1736,7 +1798,8 @@ static PyMethodDef core_methods[] = {
      "max_candidates (>= 0)"},
     {"size", (PyCFunction)core_size, METH_NOARGS, "size() -> number of tokens in the table"},
     {"kept", (PyCFunction)core_kept, METH_NOARGS,
-     "kept() -> (sentences kept, bytes they hold): at most 256, and walks only while under 4 MiB"},
+     "kept() -> (sentences kept, bytes they hold, pairs kept): at most 256 sentences, their walks only while\n"
+     "under 4 MiB; at most 1024 pairs"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject CoreType = {
