@@ -57,7 +57,10 @@ def check_corpus(hypotheses: Sequence[str], references: Sequence[References],
         raise ValueError(f"{len(hypotheses)} {hyp_name} but {len(references)} references: "
                          "give one reference (or list of references) per hypothesis")
     for k, (hyp, refs) in enumerate(zip(hypotheses, references)):
-        yield check_text(hyp, f"{hyp_name}[{k}]"), check_refs(refs, f"references[{k}]")
+        if isinstance(hyp, str) and isinstance(refs, str):  # (the common case, without naming the segment)
+            yield hyp, (refs,)
+        else:
+            yield check_text(hyp, f"{hyp_name}[{k}]"), check_refs(refs, f"references[{k}]")
 
 
 def check_pairwise(candidates: object, references: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
