@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from abc import ABC, abstractmethod
+from functools import cached_property
 from typing import TYPE_CHECKING, Callable, Iterable, Optional, Sequence, TypeVar
 
 from ..version import __version__
@@ -91,10 +92,10 @@ class Scorer(ABC):
     def sample_model(self) -> "SampleModel":
         """How this scorer's system score is recomputed on resamples of segments (significance tests)."""
 
-    @property
+    @cached_property
     def signature(self) -> str:
         """Every setting that changes the number, plus the package version. Interned: the segment results of a
-        corpus share one string (not a copy of 224 bytes each)."""
+        corpus share one string (not a copy of 224 bytes each); made once (1 us a segment when made for each)."""
         return sys.intern(f"{self._base_signature}|version:{__version__}")
 
     def corpus_signature(self, n_refs: Iterable[int]) -> str:
