@@ -161,6 +161,8 @@ def _check_totals(v: list[int]) -> None:
 
 #: A MeteorStats' fields as a plain tuple, in declaration order (``MeteorStats(*stats_values(s)) == s``).
 stats_values = attrgetter(*(f.name for f in fields(MeteorStats)))
+#: Each field's getter, in declaration order.
+_FIELD_GETTERS = tuple(attrgetter(f.name) for f in fields(MeteorStats))
 #: ``MeteorStats(*values)`` of all 13 fields, in a third of the time (for each scored pair).
 make_stats = positional_constructor(MeteorStats)
 
@@ -202,7 +204,7 @@ class StatsTotal:
         if not stats:
             return
         (t_len, r_len, t_fw, r_fw, tc, rc, tf, rf, chunks, t_wm, r_wm, crossings,
-         pairs) = zip(*map(stats_values, stats))
+         pairs) = (list(map(field, stats)) for field in _FIELD_GETTERS)  # (not zip(*...): half the time)
         perfect = sum(1 for s in stats if s.chunks == 1 and s.is_perfect) if self.exclude_perfect_chunks else 0
         self.count += len(stats)
         sums = (sum(t_len), sum(r_len), sum(t_fw), sum(r_fw), sum(chunks) - perfect, sum(t_wm), sum(r_wm),
@@ -230,8 +232,11 @@ class StatsTotal:
 
 def _sum_slots(total: list[int], column: Sequence[Sequence[int]]) -> list[int]:
     """``total`` with every per-module count of ``column`` added (:func:`_add_slots` of each)."""
-    if len(set(map(len, column))) == 1:
-        return _add_slots(total, [sum(module) for module in zip(*column)])
+    widths = set(map(len, column))
+    if len(widths) == 1:  # each module's counts a slice of one flat list (a third of the time of zip(*column))
+        (width,) = widths
+        flat = list(chain.from_iterable(column))
+        return _add_slots(total, [sum(flat[k::width]) for k in range(width)])
     for values in column:
         total = _add_slots(total, values)
     return total
