@@ -5,7 +5,7 @@
     python tests/fuzz/fuzz_native.py -runs=20000 -max_len=4096 -len_control=0   # bounded run (libFuzzer flags)
     python tests/fuzz/fuzz_native.py -max_total_time=600    # ten minutes
 
-Each input is decoded into one of five targets:
+Each input is decoded into one of six targets:
 
 * ``text``: a hypothesis and a reference (arbitrary Unicode) scored by both engines in the default
   configuration and in character mode: statistics, alignment and the score's values (score, precision,
@@ -18,7 +18,10 @@ Each input is decoded into one of five targets:
   tables and modes to ``normalize_ascii``: they may only raise ``ValueError``, never crash;
 * ``wordnet``: a word (arbitrary text, or a table word with a suffix and characters changed) looked up in the
   compiled core's WordNet index and in the Python table: the same synset ids; and arbitrary bytes, starts and
-  counts as the tables the index parses: it may only raise ``ValueError``.
+  counts as the tables the index parses: it may only raise ``ValueError``;
+* ``kept_pairs``: pairs of a few fixed token tuples (which the core keeps, finds again and evicts) within a
+  random candidate limit: the pure-Python engine's statistics, alignment and candidate count, or the
+  limit's refusal exactly where the Python count passes it.
 
 A difference raises AssertionError, which atheris reports with the input that caused it. The counts of
 inputs tried per target are printed every 1,000 inputs. ``tests/test_fuzz_native.py`` runs a short bounded session.
@@ -134,7 +137,25 @@ def check_wordnet(fdp: atheris.FuzzedDataProvider) -> None:
         pass
 
 
-TARGETS = (check_text, check_ascii, check_tokens, check_raw, check_wordnet)
+#: A few sentences, the same tuples every time: the core keeps their pairs, finds them again and evicts them.
+KEPT = [tuple(VOCAB[(7 * k + 3 * j) % len(VOCAB)] for j in range(k % 17)) for k in range(48)]
+
+
+def check_kept_pairs(fdp: atheris.FuzzedDataProvider) -> None:
+    hyp, ref = (KEPT[fdp.ConsumeIntInRange(0, len(KEPT) - 1)] for _ in range(2))
+    limit, used = fdp.ConsumeIntInRange(0, 60), fdp.ConsumeIntInRange(0, 3)
+    python = SCORERS["python", False]
+    stats, alignment = python.align_tokens(hyp, ref)
+    found = sum(map(len, python._candidates(hyp, ref, None, "", 0)))
+    try:
+        got = SCORERS["native", False]._native.pair(hyp, ref, limit, "the pair", used)
+    except ValueError:
+        assert found + used > limit, (hyp, ref, limit, used)
+    else:
+        assert found + used <= limit and got[:3] == (stats, tuple(alignment), found), (hyp, ref, limit, used)
+
+
+TARGETS = (check_text, check_ascii, check_tokens, check_raw, check_wordnet, check_kept_pairs)
 
 
 def one_input(data: bytes) -> None:
