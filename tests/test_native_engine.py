@@ -413,6 +413,37 @@ def test_synset_ids_as_text_match_as_the_same_ids_as_ints():
     assert core.score_tokens(("w",), ("w",), -1) == ["w"]  # a refused token was not added
 
 
+@needs_native
+def test_a_wordnet_given_to_add_token_gives_the_lookups_ids():
+    """The native engine hands add_token the compiled WordNet index and the core looks each token's synsets up
+    itself: tokens (WordNet words, their inflections, words outside it, non-ASCII) match as with the ids of
+    SynonymTable.lookup given as ints (the Python table, checked against the jar's ids elsewhere): the same
+    candidates, alignments and statistics on 300 pairs."""
+    from meteor_metric.meteor15.synonyms import SynonymTable
+
+    wordnet = SynonymTable.english()
+    index = native_engine.wordnet_index(wordnet)
+    rng = random.Random(11)
+    words = ("cat kitty big large huge run ran sprint house home dog hound car automobile fast quick rapid begin "
+             "start commence said told geese goose better good went go xyzzy caf\xe9").split() + [""]
+    words += sorted(wordnet)[::2999] + [w + suffix for w in words[:20] for suffix in ("s", "ed", "ing")]
+
+    def table(synsets_of):
+        core = native_engine.meteor_core.Core(b"\x02", b"\x00", 40, False, Match, None, None)
+        for word in words:
+            core.add_token(word, None, synsets_of(word), False)
+        return core
+
+    by_index, by_ids = table(lambda word: index), table(lambda word: tuple(wordnet.lookup(word)))
+    matched = 0
+    for _ in range(300):
+        hyp, ref = (tuple(rng.choice(words) for _ in range(rng.randint(0, 12))) for _ in range(2))
+        got = by_index.score_tokens(hyp, ref, -1)
+        assert same_result(got, by_ids.score_tokens(hyp, ref, -1)), (hyp, ref)
+        matched += got[2]
+    assert matched > 150  # synonym candidates were found
+
+
 def test_the_wordnet_id_text_holds_the_lookups_ids():
     from meteor_metric.meteor15.synonyms import SynonymTable
 
@@ -545,6 +576,9 @@ assert table.score_tokens(small, backwards, -1) == alone and inner
 from meteor_metric.meteor15.synonyms import MORPH_RULES, SynonymTable
 wordnet = SynonymTable.english()  # the WordNet index: lookups, morph candidates, malformed tables
 ids = native_engine.wordnet_ids(wordnet)
+given = core.Core(b"\x02", b"\x00", 40, False, Match, None, None)  # the index given to add_token
+for w in vocab + ["x" * 5000, "\xe9s"]:
+    given.add_token(w, None, native_engine.wordnet_index(wordnet), False)
 for w in vocab + [w + suffix for w in vocab for suffix, _ in MORPH_RULES] + ["", "\xe9", "ss", "x" * 5000]:
     assert ids(w) == tuple(sorted(wordnet.lookup(w))), w
 for _ in range(500):

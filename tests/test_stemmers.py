@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from meteor_metric.meteor15.stemmers import (FAST_LANGUAGES, LANGUAGES, UNVERIFIED_LANGUAGES, _StemCache,
-                                             distribution_version, get_stemmer)
+                                             distribution_version, get_stemmer, stem_all)
 
 DATA = Path(__file__).parent / "data"
 ORACLE = Path(__file__).resolve().parents[1] / "scripts" / "stemmer_oracle" / "oracle.py"
@@ -37,6 +37,22 @@ def test_golden_stems(language):
     assert len(expected) >= 5000
     wrong = {w: (s, stem(w)) for w, s in expected.items() if stem(w) != s}
     assert not wrong, f"{len(wrong)} of {len(expected)} differ (word: (jar, ours)): {list(wrong.items())[:10]}"
+
+
+@pytest.mark.parametrize("language", GOLDEN)
+def test_stems_in_one_call_are_the_jars(language):
+    """stem_all (a batch's new words in one PyStemmer call) on a fresh cache gives the jar's golden stems, in
+    order, with repeats, words cached before, and words PyStemmer cannot take (a lone surrogate in the batch:
+    each word on its own; astral characters: the pure-Python code) stemmed as stem() stems them."""
+    expected = golden(language)
+    words = list(expected)
+    odd = ["runn\ud800ing", "\U0001F600ings", "", "a\x00bs"]
+    cache = _StemCache(language)
+    cache[words[0]]  # cached before
+    batch = words[:3000] + words[:10] + odd
+    assert stem_all(cache.__getitem__, batch) == [expected[w] for w in words[:3000] + words[:10]] + \
+        [_StemCache(language).stem(w) for w in odd]
+    assert stem_all(cache.__getitem__, words[3000:]) == [expected[w] for w in words[3000:]]  # no surrogate
 
 
 def test_the_version_read_beside_a_module_is_the_installed_distributions(tmp_path):

@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Callable, NamedTuple, Optional, Protocol, Sequence
 
 from ..core.javafmt import java_string_hash
+from .stemmers import stem_all
 
 Span = tuple[int, int, int, int]
 
@@ -126,6 +127,10 @@ class StemMatcher:
     def stem(self, token: str) -> str:
         """A token's stem (the jar's stemmer)."""
         return self._stem(token)
+
+    def stems(self, tokens: Sequence[str]) -> list[str]:
+        """:meth:`stem` of each token (new words stemmed in one call where the stemmer can)."""
+        return stem_all(self._stem, tokens)
 
     def stem_key(self, token: str) -> int:
         """The Java hash of a token's stem (what this matcher compares)."""

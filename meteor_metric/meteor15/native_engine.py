@@ -112,9 +112,16 @@ def wordnet_ids(table: SynonymTable) -> Callable[[str], Sequence[int]]:
     index over the tables' text where the table was loaded from files (built once per table: no Python dict
     of WordNet's 147,306 words, 0.1 s less at start-up; 0.55 us for a table word's ids, against 1.54 us for
     ``id_text``), else ``id_text``."""
+    index = wordnet_index(table)
+    return table.id_text if index is None else index.ids
+
+
+def wordnet_index(table: SynonymTable) -> Optional[object]:
+    """The compiled core's ``WordNet`` index of a table loaded from files (made once per table), else None.
+    ``Core.add_token`` takes it in place of a token's synset ids and looks them up itself."""
     texts = table.texts
     if texts is None:
-        return table.id_text
+        return None
     with _wordnet_lock:
         index = _wordnet_indexes.get(table)
         if index is None:
@@ -123,7 +130,7 @@ def wordnet_ids(table: SynonymTable) -> Callable[[str], Sequence[int]]:
             except ValueError as exc:
                 raise SynonymTableError(str(exc)) from None
             _wordnet_indexes[table] = index
-    return index.ids
+    return index
 
 
 def replace_quotes(line: str) -> str:
@@ -215,14 +222,16 @@ class NativeEngine:
         self.whole_pair = None not in kinds and not any(
             isinstance(m, ParaphraseMatcher) and m.table.empty_paraphrase for m in matchers)
         self._kinds = bytes(kinds) if self.whole_pair else b""
-        self._stem = next((m.stem for m in matchers if type(m) is StemMatcher), None)
+        self._stems = next((m.stems for m in matchers if type(m) is StemMatcher), None)
         self._synsets = next((m.lookup for m in matchers if type(m) is SynonymMatcher), None)
-        # WordNet's synset ids are ints (byte offsets) the core takes as the table's text holds them; others
-        # (OMW's names) are numbered per table
+        # WordNet's synset ids are ints (byte offsets) the core takes as the table's text holds them (and looks
+        # up itself in the compiled index where there is one); others (OMW's names) are numbered per table
         wordnet = getattr(self._synsets, "__self__", None)
         self._numbered = not isinstance(wordnet, SynonymTable)
+        self._wordnet = None
         if not self._numbered and self.whole_pair:
-            self._synsets = wordnet_ids(wordnet)
+            self._wordnet = wordnet_index(wordnet)
+            self._synsets = wordnet.id_text if self._wordnet is None else None
         table = next((m.table for m in matchers if type(m) is ParaphraseMatcher), None)
         self._vocabulary = table.vocabulary if table is not None else None
         self._para_arrays = table.index_arrays() if table is not None else None
@@ -239,18 +248,18 @@ class NativeEngine:
         self._table: tuple = (core, {}, count())
 
     def _add_tokens(self, table: tuple, tokens: Sequence[str]) -> None:
-        """Puts tokens in a table (each if another thread has not): their stems, synsets and function-word
-        flags from the Python functions (the core computes their Java hashes, lengths and paraphrase
-        vocabulary ids)."""
+        """Puts tokens in a table (each if another thread has not): their stems (all in one call), synsets
+        and function-word flags from the Python functions, or the synsets from the compiled WordNet index (the
+        core computes their Java hashes, lengths and paraphrase vocabulary ids)."""
         core, numbers, fresh = table
-        synsets_of, stem, numbered, is_function_word = self._synsets, self._stem, self._numbered, \
-            self._counter.is_function_word
-        add = core.add_token
-        for token in tokens:
-            synsets = synsets_of(token) if synsets_of else ()  # (C sorts them and drops repeats)
-            if numbered:  # each synset's number: the first one given to it (setdefault is atomic; a number
-                synsets = list(map(numbers.setdefault, synsets, fresh))  # drawn and not kept is skipped)
-            add(token, stem(token) if stem else None, synsets, is_function_word(token))
+        synsets_of, numbered, is_function_word = self._synsets, self._numbered, self._counter.is_function_word
+        stems = self._stems(tokens) if self._stems else [None] * len(tokens)
+        add, wordnet = core.add_token, self._wordnet
+        for token, stem in zip(tokens, stems):
+            synsets = wordnet if wordnet is not None else synsets_of(token) if synsets_of else ()  # (C sorts them
+            if numbered:  # and drops repeats) each synset's number: the first one given to it (setdefault is
+                synsets = list(map(numbers.setdefault, synsets, fresh))  # atomic; one drawn, not kept: skipped)
+            add(token, stem, synsets, is_function_word(token))
 
     def pair(self, hyp: tuple[str, ...], ref: tuple[str, ...], max_candidates: Optional[int] = None,
              where: str = "the hypothesis and reference", used: int = 0

@@ -44,7 +44,7 @@ import threading
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..core.javafmt import java_string_hash
 from ..resources import resource_path
@@ -270,6 +270,20 @@ class _StemCache(dict):
         self[word] = stem = self.stem(word)
         return stem
 
+    def many(self, words: Sequence[str]) -> list[str]:
+        """The stems of ``words`` (cached); the new ones PyStemmer takes stemmed in one call under one lock
+        (0.85 against 2.1 us a new word one by one), the others as :meth:`stem` stems them."""
+        new = [w for w in dict.fromkeys(words) if w not in self and (w.isascii() or max(w) <= "\uffff")]
+        if new and self._fast is not None:
+            try:
+                with self._lock:
+                    stems = self._fast.stemWords(new)
+            except UnicodeEncodeError:  # a lone surrogate among them: each word on its own, below
+                pass
+            else:
+                self.update(zip(new, stems))
+        return [self[w] for w in words]
+
     def stem(self, word: str) -> str:
         """The jar's stem of ``word`` (uncached)."""
         text = word
@@ -319,6 +333,15 @@ def _cache(language: str) -> Callable[[str], str]:
         known = ", ".join(LANGUAGES + LOOKUP_LANGUAGES)
         raise ValueError(f"No stemmer for language ({language}); stemmers exist for: {known}")
     return _StemCache(language).__getitem__
+
+
+def stem_all(stem: Callable[[str], str], words: Sequence[str]) -> list[str]:
+    """``[stem(w) for w in words]``, for a stemmer of :func:`get_stemmer`: its new words in one call where it
+    can."""
+    cache = getattr(stem, "__self__", None)
+    if isinstance(cache, _StemCache):
+        return cache.many(words)
+    return list(map(stem, words))
 
 
 def get_stemmer(language: str) -> Callable[[str], str]:

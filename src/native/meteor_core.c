@@ -1185,6 +1185,8 @@ static int cmp_i64(const void *x, const void *y) {
     return (a > b) - (a < b);
 }
 
+#include "wordnet.h" /* (add_token looks a token's synsets up in a WordNet it is given) */
+
 /* Java's String.hashCode (as int32) and length() of a str: over its UTF-16 code units (javafmt.py). */
 static void java_hash_length(PyObject *s, int32_t *hash, int32_t *length) {
     const int kind = PyUnicode_KIND(s);
@@ -1249,9 +1251,24 @@ static PyObject *core_add_token(Core *core, PyObject *args) {
         }
         para_id = (int32_t)id;
     }
-    /* synsets: a sequence of ints, or (WordNet's table) a str of decimal ids apart by spaces; read into `ids`
-     * before the table changes (reading a sequence's items can run Python code, which can call add_token) */
-    if (PyUnicode_Check(synsets)) {
+    /* synsets: a sequence of ints, a str of decimal ids apart by spaces, or a WordNet to look the token up in
+     * (its ids sorted, each once); read into `ids` before the table changes (reading a sequence's items can run
+     * Python code, which can call add_token) */
+    if (PyObject_TypeCheck(synsets, &WordNetType)) {
+        const WordNet *wn = (const WordNet *)synsets;
+        if (!wn->words.slots || !wn->forms.slots) {
+            PyErr_SetString(PyExc_RuntimeError, "add_token: the WordNet is not initialized");
+            goto done;
+        }
+        IdList found = {NULL, 0, 0};
+        if (wn_token_ids(wn, token, &found)) {
+            free(found.v);
+            PyErr_NoMemory();
+            goto done;
+        }
+        ids = found.v;
+        n = found.n;
+    } else if (PyUnicode_Check(synsets)) {
         Py_ssize_t text_len;
         const char *text = PyUnicode_AsUTF8AndSize(synsets, &text_len);
         if (!text) goto done;
@@ -1294,11 +1311,13 @@ static PyObject *core_add_token(Core *core, PyObject *args) {
             ids[k] = v;
         }
     }
-    qsort(ids, (size_t)n, sizeof(int64_t), cmp_i64);
-    Py_ssize_t unique = 0; /* a word and its base forms may share a synset: each id once */
-    for (Py_ssize_t k = 0; k < n; k++)
-        if (k == 0 || ids[k] != ids[unique - 1]) ids[unique++] = ids[k];
-    n = unique;
+    if (!PyObject_TypeCheck(synsets, &WordNetType)) { /* (a WordNet's are sorted and unique already) */
+        qsort(ids, (size_t)n, sizeof(int64_t), cmp_i64);
+        Py_ssize_t unique = 0; /* a word and its base forms may share a synset: each id once */
+        for (Py_ssize_t k = 0; k < n; k++)
+            if (k == 0 || ids[k] != ids[unique - 1]) ids[unique++] = ids[k];
+        n = unique;
+    }
     /* from here on no Python code runs: the table is changed in one go, unless the token is there already (added
      * by another thread since it was found missing, or by a call from the code run above) */
     int32_t known = token_find(core, key, key_hash);
@@ -1736,7 +1755,6 @@ static PyObject *core_kept(Core *core, PyObject *unused) {
 }
 
 #include "normalize_ascii.h"
-#include "wordnet.h"
 
 /* normalize_ascii(line, prefixes, apostrophes, keep_punct) -> the tokens of normalize_line(line), lowercased
  * (a tuple of str), or None for a line the port does not take (see normalize_ascii.h). */
@@ -1788,7 +1806,8 @@ static PyObject *py_normalize_ascii(PyObject *self, PyObject *args) {
 static PyMethodDef core_methods[] = {
     {"add_token", (PyCFunction)core_add_token, METH_VARARGS,
      "add_token(token, stem, synsets, function_word) -> token id (stem: a str, or None without a stem module; "
-     "a token in the table already keeps its id)"},
+     "synsets: ints, a str of decimal ids, or a WordNet to look the token up in; a token in the table already keeps "
+     "its id)"},
     {"score_tokens", (PyCFunction)core_score_tokens, METH_VARARGS,
      "score_tokens(hyp_tokens, ref_tokens, max_candidates) -> score's result, or the list of tokens not yet in "
      "the table (add them, then call again)"},
