@@ -464,6 +464,15 @@ def test_a_damaged_paraphrase_trie_is_an_error_not_a_crash():
     word = core.add_token("a", None, (), False)
     with pytest.raises(ValueError, match="damaged"):
         core.score(array("i", [word, word]), array("i", [word]), -1)
+    # a word's child, found by the binary search, with a reversed paraphrase range: refused every time (the
+    # walk keeps the steps it took only once checked)
+    tok, child, start = array("I", [0, 0]), array("I", [0, 0, 2, 2]), array("I", [7, 0, 0, 0])
+    core = native_engine.meteor_core.Core(b"\x03", b"\x00", 40, False, Match,
+                                          tuple(memoryview(a) for a in (tok, child, start, para, levels)), {"a": 0})
+    word = core.add_token("a", None, (), False)
+    for _ in range(2):
+        with pytest.raises(ValueError, match="damaged"):
+            core.score(array("i", [word, word]), array("i", [word]), -1)
 
 
 @needs_native
