@@ -256,9 +256,10 @@ class NativeEngine:
         stems = self._stems(tokens) if self._stems else [None] * len(tokens)
         add, wordnet = core.add_token, self._wordnet
         for token, stem in zip(tokens, stems):
-            synsets = wordnet if wordnet is not None else synsets_of(token) if synsets_of else ()  # (C sorts them
-            if numbered:  # and drops repeats) each synset's number: the first one given to it (setdefault is
-                synsets = list(map(numbers.setdefault, synsets, fresh))  # atomic; one drawn, not kept: skipped)
+            # (ids: C sorts them and drops repeats; the WordNet index: C looks the token up in it)
+            synsets = wordnet if wordnet is not None else synsets_of(token) if synsets_of else ()
+            if numbered:  # each synset's number: the first one given to it (setdefault is atomic; a number
+                synsets = list(map(numbers.setdefault, synsets, fresh))  # drawn and not kept is skipped)
             add(token, stem, synsets, is_function_word(token))
 
     def pair(self, hyp: tuple[str, ...], ref: tuple[str, ...], max_candidates: Optional[int] = None,
