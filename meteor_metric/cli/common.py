@@ -423,7 +423,7 @@ class WorkerPool:
     """``workers`` helper processes scoring for :func:`score_batches`, started at once. Forked after this
     process built the scorer, they inherit it (the registry's shared scorer) and share its memory pages:
     on two cores, helpers that built their own copies scored about 15 % slower per pair. Leaving the
-    ``with`` block on an error drops the queued batches.
+    ``with`` block on an error drops the queued batches and waits for those being scored.
 
     The loaded objects are moved out of the cyclic collector's reach first (``gc.freeze``): the collector no
     longer rescans them, and forked helpers' collectors do not copy their pages. (This process scoring
@@ -444,7 +444,11 @@ class WorkerPool:
         return self
 
     def __exit__(self, kind, value, traceback) -> None:
-        self.executor.shutdown(wait=kind is None, cancel_futures=kind is not None)
+        # on an error too, the helpers' current batches (a batch each) are waited for: the executor's manager
+        # thread then ends before the interpreter does. Not waited for, Python 3.11's exit hook could write to
+        # the wake-up pipe that thread had just closed ("Exception ignored ... OSError: [Errno 9] Bad file
+        # descriptor" after the error message: once in CI, for an empty input with --workers 2)
+        self.executor.shutdown(wait=True, cancel_futures=kind is not None)
 
 
 def worker_pool(spec: ScorerSpec, workers: int) -> contextlib.AbstractContextManager[Optional[WorkerPool]]:
