@@ -449,7 +449,7 @@ def test_the_wordnet_id_text_holds_the_lookups_ids():
 
     wordnet = SynonymTable.english()
     words = ["cat", "cats", "running", "ran", "geese", "better", "abacuses", "glasses", "xyzzy", "", "a",
-             "Dog", "went", "mice", "criteria", "oxen", "studied", "happier"] + sorted(wordnet._ids)[::997]
+             "Dog", "went", "mice", "criteria", "oxen", "studied", "happier"] + sorted(wordnet)[::997]
     for word in words:
         assert frozenset(map(int, wordnet.id_text(word).split())) == wordnet.lookup(word), word
 
