@@ -1185,6 +1185,15 @@ static int cmp_i64(const void *x, const void *y) {
     return (a > b) - (a < b);
 }
 
+/* Sorts n synset ids and keeps each once (a word and its base forms may share a synset); their new number. */
+static Py_ssize_t sort_unique_ids(int64_t *v, Py_ssize_t n) {
+    if (n > 1) qsort(v, (size_t)n, sizeof(int64_t), cmp_i64);
+    Py_ssize_t unique = 0;
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (k == 0 || v[k] != v[unique - 1]) v[unique++] = v[k];
+    return unique;
+}
+
 #include "wordnet.h" /* (add_token looks a token's synsets up in a WordNet it is given) */
 
 /* Java's String.hashCode (as int32) and length() of a str: over its UTF-16 code units (javafmt.py). */
@@ -1254,7 +1263,8 @@ static PyObject *core_add_token(Core *core, PyObject *args) {
     /* synsets: a sequence of ints, a str of decimal ids apart by spaces, or a WordNet to look the token up in
      * (its ids sorted, each once); read into `ids` before the table changes (reading a sequence's items can run
      * Python code, which can call add_token) */
-    if (PyObject_TypeCheck(synsets, &WordNetType)) {
+    const int from_wordnet = PyObject_TypeCheck(synsets, &WordNetType);
+    if (from_wordnet) {
         const WordNet *wn = (const WordNet *)synsets;
         if (!wn->words.slots || !wn->forms.slots) {
             PyErr_SetString(PyExc_RuntimeError, "add_token: the WordNet is not initialized");
@@ -1311,13 +1321,7 @@ static PyObject *core_add_token(Core *core, PyObject *args) {
             ids[k] = v;
         }
     }
-    if (!PyObject_TypeCheck(synsets, &WordNetType)) { /* (a WordNet's are sorted and unique already) */
-        qsort(ids, (size_t)n, sizeof(int64_t), cmp_i64);
-        Py_ssize_t unique = 0; /* a word and its base forms may share a synset: each id once */
-        for (Py_ssize_t k = 0; k < n; k++)
-            if (k == 0 || ids[k] != ids[unique - 1]) ids[unique++] = ids[k];
-        n = unique;
-    }
+    if (!from_wordnet) n = sort_unique_ids(ids, n); /* (a WordNet's come sorted, each once) */
     /* from here on no Python code runs: the table is changed in one go, unless the token is there already (added
      * by another thread since it was found missing, or by a call from the code run above) */
     int32_t known = token_find(core, key, key_hash);

@@ -297,11 +297,7 @@ static int wn_token_ids(const WordNet *wn, PyObject *token, IdList *out) {
     out->n = 0;
     if (!PyUnicode_IS_ASCII(token)) return 0;
     if (wn_lookup(wn, (const char *)PyUnicode_DATA(token), (size_t)PyUnicode_GET_LENGTH(token), out)) return -1;
-    if (out->n > 1) qsort(out->v, (size_t)out->n, sizeof(int64_t), cmp_i64);
-    Py_ssize_t unique = 0;
-    for (Py_ssize_t k = 0; k < out->n; k++)
-        if (k == 0 || out->v[k] != out->v[unique - 1]) out->v[unique++] = out->v[k];
-    out->n = unique;
+    out->n = sort_unique_ids(out->v, out->n);
     return 0;
 }
 
