@@ -2,7 +2,7 @@
 """METEOR in loops, side by side on one core, CPU time: the jar at steady state, the pure-Python engine and the
 compiled core (``METEOR_METRIC_IMPL=python|native``, each in its own process).
 
-    python benchmarks/bench_loops.py [--quick] [--core 0] [--data ../shared/data] [--json out.json]
+    python benchmarks/bench_loops.py [--quick] [--core 0] [--rounds 1] [--data ../shared/data] [--json out.json]
 
 Data: the 5,000 first MQM-rated WMT21 news zh-en pairs (benchmarks/evalsets.py; each reference occurs 8 times),
 and a variant whose references are all different (one row per source segment of WMT21 news and TED zh-en,
@@ -14,8 +14,11 @@ sets), a 64-completion reward call (``make_meteor_reward``, windows of 64 consec
 Every measurement runs in a fresh process pinned to one core (``os.sched_setaffinity``), after loading the
 scorer and scoring 2,000 warm-up pairs from WMT22 zh-en (disjoint from the measured ones); the jar runs in one
 ``-stdio`` process pinned to the same core, after 20,000 warm-up pairs (its JIT's steady state), and its CPU
-time is read from /proc. Ratios are against the jar on the same pairs (the nltk row: against NLTK). An engine
-whose process fails, or that says it runs in pure Python when native is asked for, is reported unavailable.
+time is read from /proc. Ratios are against the jar on the same pairs (the nltk row: against NLTK). The jar
+scores a task's pairs again right before each of our processes for that task, so each ratio compares two
+measurements seconds apart (this VM's speed swings 20-40 % within minutes); ``--rounds R`` repeats every
+measurement R times and reports the median ratio with its range. An engine whose process fails, or that says
+it runs in pure Python when native is asked for, is reported unavailable.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import argparse
 import json
 import logging
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -143,38 +147,60 @@ def run_child(engine: str, task: str, args) -> dict:
 
 # ---------------------------------------------------------------------------------------------- the jar
 
-def run_jar(args, sets: dict) -> dict[str, dict]:
-    """CPU seconds of the jar per task (the same pairs as ours), after its warm-up."""
-    import jar as jarlib
+class Jar:
+    """The jar in one ``-stdio`` session, warmed up: its CPU seconds for a set's pairs, measured when asked."""
 
-    out: dict[str, dict] = {}
-    try:
+    def __init__(self, args, sets: dict):
+        import jar as jarlib
+
         jarlib.find_jar()
         jarlib.find_java()
+        self.sets, self.windows = sets, args.windows
+        self.session = jarlib.JarStdio(pin=args.core)
+
+    def __enter__(self) -> "Jar":
+        self.session.__enter__()
+        warm = self.sets["warm"]
+        self.session.score_many([h for h, _ in warm], [r for _, r in warm])
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.session.__exit__(*exc)
+
+    def _timed(self, hyps: list[str], refs: list[str]) -> float:
+        c0 = self.session.cpu_seconds()
+        self.session.score_many(hyps, refs)
+        return self.session.cpu_seconds() - c0
+
+    def measure(self, key: str) -> dict:
+        """CPU seconds and items of a jar key: a set's pairs ("wmt", "unique"), or the reward and matrix
+        windows of the WMT pairs ("reward64", "pairwise64")."""
+        if key in ("wmt", "unique"):
+            pairs = self.sets[key]
+            return {"cpu_s": self._timed([h for h, _ in pairs], [r for _, r in pairs]), "items": len(pairs)}
+        pairs, cpu = self.sets["wmt"], 0.0
+        for k in range(self.windows):
+            window = pairs[64 * k:64 * k + 64]
+            if key == "reward64":
+                cpu += self._timed([h for h, _ in window], [r for _, r in window])
+            else:
+                hyps = [h for h, _ in window]
+                cpu += self._timed([a for a in hyps for _ in hyps], [b for _ in hyps for b in hyps])
+        return {"cpu_s": cpu, "items": self.windows}
+
+
+def open_jar(args, sets: dict):
+    """A context giving the warmed-up :class:`Jar`, or an error dict where the jar cannot run."""
+    import contextlib
+
+    import jar as jarlib
+
+    if args.no_jar:
+        return contextlib.nullcontext({"error": "skipped (--no-jar)"})
+    try:
+        return Jar(args, {**sets, "warm": sets["warm"][:args.jar_warmup]})
     except jarlib.JarUnavailable as exc:
-        return {"error": str(exc)}  # type: ignore[dict-item]
-    with jarlib.JarStdio(pin=args.core) as session:
-        warm = sets["warm"][:args.jar_warmup]
-        session.score_many([h for h, _ in warm], [r for _, r in warm])
-
-        def timed(hyps: list[str], refs: list[str]) -> float:
-            c0 = session.cpu_seconds()
-            session.score_many(hyps, refs)
-            return session.cpu_seconds() - c0
-
-        for variant in ("wmt", "unique"):
-            pairs = sets[variant]
-            out[variant] = {"cpu_s": timed([h for h, _ in pairs], [r for _, r in pairs]), "items": len(pairs)}
-        pairs = sets["wmt"]
-        cpu = sum(timed([h for h, _ in pairs[64 * k:64 * k + 64]], [r for _, r in pairs[64 * k:64 * k + 64]])
-                  for k in range(args.windows))
-        out["reward64"] = {"cpu_s": cpu, "items": args.windows}
-        cpu = 0.0
-        for k in range(args.windows):
-            window = [h for h, _ in pairs[64 * k:64 * k + 64]]
-            cpu += timed([a for a in window for _ in window], [b for _ in window for b in window])
-        out["pairwise64"] = {"cpu_s": cpu, "items": args.windows}
-    return out
+        return contextlib.nullcontext({"error": str(exc)})
 
 
 # ------------------------------------------------------------------------------------------------ report
@@ -192,20 +218,28 @@ TASKS = [  # (row label, our task, jar key, unit: "pairs" -> pairs per CPU-secon
 ]
 
 
-def figure(m: Optional[dict], unit: str) -> str:
-    if m is None:
+def rate(m: dict, unit: str) -> float:
+    """Pairs per CPU-second, or ms per item."""
+    return m["items"] / m["cpu_s"] if unit == "pairs" else 1000 * m["cpu_s"] / m["items"]
+
+
+def figure(ms: Optional[list[dict]], unit: str) -> str:
+    """The median of the rounds' figures."""
+    if not ms:
         return "-"
-    if "error" in m:
+    if any("error" in m for m in ms):
         return "unavailable"
-    if unit == "pairs":
-        return f"{m['items'] / m['cpu_s']:,.0f} pairs/CPU-s"
-    return f"{1000 * m['cpu_s'] / m['items']:,.1f} ms"
+    value = statistics.median(rate(m, unit) for m in ms)
+    return f"{value:,.0f} pairs/CPU-s" if unit == "pairs" else f"{value:,.1f} ms"
 
 
-def ratio(m: Optional[dict], base: Optional[dict]) -> str:
-    if not m or not base or "error" in m or "error" in base:
+def ratio(ms: Optional[list[dict]], bases: Optional[list[dict]]) -> str:
+    """Median (and range, over several rounds) of the jar's CPU a pair over ours, round by round."""
+    if not ms or not bases or any("error" in m for m in ms + bases):
         return "-"
-    return f"{(base['cpu_s'] / base['items']) / (m['cpu_s'] / m['items']):.2f}x"
+    ratios = [(b["cpu_s"] / b["items"]) / (m["cpu_s"] / m["items"]) for m, b in zip(ms, bases)]
+    text = f"{statistics.median(ratios):.2f}x"
+    return text if len(ratios) == 1 else f"{text} ({min(ratios):.2f}-{max(ratios):.2f})"
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -216,6 +250,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--json", type=Path, help="also write the measurements here")
     p.add_argument("--engines", default=",".join(ENGINES), help="comma-separated: python,native")
     p.add_argument("--no-jar", action="store_true", help="skip the jar")
+    p.add_argument("--rounds", type=int, default=1, help="measure every task this many times (default: 1)")
     p.add_argument("--child", help=argparse.SUPPRESS)
     p.add_argument("--n", type=int, default=5000, help=argparse.SUPPRESS)
     p.add_argument("--windows", type=int, default=10, help=argparse.SUPPRESS)
@@ -226,6 +261,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 0
     if not (args.data / "mt").is_dir():
         p.error(f"no data in {args.data}: give --data (the folder holding mt/wmt21-news ...)")
+    if args.rounds < 1:
+        p.error("--rounds must be at least 1")
     if args.quick:
         args.n, args.windows, args.jar_warmup = 300, 2, 1000
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
@@ -235,29 +272,46 @@ def main(argv: Optional[list[str]] = None) -> int:
     sets = datasets(args.data, args.n)
     print(f"pairs: {len(sets['wmt'])} WMT21 zh-en, {len(sets['unique'])} with unique references; "
           f"{args.windows} windows of 64; core {args.core}", flush=True)
-    results: dict = {"jar": {} if args.no_jar else run_jar(args, sets)}
-    if "error" in results["jar"]:
-        print(f"jar: unavailable ({results['jar']['error']})")
+    results: dict = {"jar": {}, **{e: {} for e in engines}}  # key -> a measurement per round
+    failed: set[str] = set()
+    with open_jar(args, sets) as jar:
+        if isinstance(jar, dict):
+            print(f"jar: unavailable ({jar['error']})")
+        for key in ("reward64", "pairwise64"):  # (absolute targets: measured once)
+            results["jar"][key] = [jar if isinstance(jar, dict) else jar.measure(key)]
+        for _ in range(args.rounds):
+            for engine in engines:
+                for _, task, jar_key, unit in TASKS:
+                    if engine in failed or jar_key is None:
+                        continue
+                    if unit == "pairs":  # the jar's window right before ours
+                        base = jar if isinstance(jar, dict) else jar.measure(jar_key)
+                        results["jar"].setdefault(f"{engine} {task}", []).append(base)
+                    measured = run_child(engine, task, args)
+                    results[engine].setdefault(task, []).append(measured)
+                    if "error" in measured:
+                        print(f"{engine} {task}: unavailable ({measured['error']})", flush=True)
+                        if engine == "native":  # one failure says it for all its tasks
+                            failed.add(engine)
+                            results[engine] = {t: [measured] for _, t, _, _ in TASKS}
     for engine in engines:
-        results[engine] = {}
-        for _, task, _, _ in TASKS:
-            results[engine][task] = run_child(engine, task, args)
-            if "error" in results[engine][task]:
-                print(f"{engine} {task}: unavailable ({results[engine][task]['error']})", flush=True)
-                if engine == "native":  # one failure says it for all its tasks
-                    results[engine] = {t: results[engine][task] for _, t, _, _ in TASKS}
-                    break
-    results["nltk_itself"] = run_child("python", "nltk_itself", args)
-    if "error" in results["nltk_itself"]:
-        print(f"NLTK's meteor_score: unavailable ({results['nltk_itself']['error']})")
+        if engine not in failed:
+            results[engine]["nltk"] = [run_child(engine, "nltk", args)]
+    results["nltk_itself"] = [run_child("python", "nltk_itself", args)]
+    if "error" in results["nltk_itself"][0]:
+        print(f"NLTK's meteor_score: unavailable ({results['nltk_itself'][0]['error']})")
 
     header = ["task", "jar"] + [f"{e}" for e in engines] + [f"{e} vs jar" for e in engines]
     print("\n| " + " | ".join(header) + " |\n|" + "---|" * len(header))
     for label, task, jar_key, unit in TASKS:
-        base = results["nltk_itself"] if jar_key is None else results["jar"].get(jar_key)
-        cells = [label, ("NLTK: " if jar_key is None else "") + figure(base, unit)]
+        def base_of(engine: str) -> Optional[list[dict]]:
+            if jar_key is None:
+                return results["nltk_itself"]
+            return results["jar"].get(jar_key if unit == "call" else f"{engine} {task}")
+        bases = [m for e in engines for m in base_of(e) or []] if unit == "pairs" else base_of("")
+        cells = [label, ("NLTK: " if jar_key is None else "") + figure(bases, unit)]
         cells += [figure(results[e].get(task), unit) for e in engines]
-        cells += [ratio(results[e].get(task), base) for e in engines]
+        cells += [ratio(results[e].get(task), base_of(e)) for e in engines]
         print("| " + " | ".join(cells) + " |")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
