@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-FRAMEWORKS = ("torch", "torchmetrics", "sacrebleu", "lm_eval", "lighteval")
+FRAMEWORKS = ("torch", "torchmetrics", "sacrebleu", "lm_eval", "lighteval", "mbrs")
 
 
 def test_import_meteor_metric_imports_no_framework():
