@@ -118,3 +118,20 @@ def test_bad_input_and_settings_say_what_is_wrong():
 def test_module_example_runs():
     result = doctest.testmod(adapter, raise_on_error=False)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_meteor_of_mbrs_own_is_left_as_it_is(monkeypatch):
+    import importlib
+
+    from mbrs import registry
+
+    metrics = next(r for r in registry.REGISTRIES.values() if r.get("meteor") is MetricMETEOR)
+
+    class OtherMeteor(Metric):
+        def score(self, hypothesis, reference, source=None):
+            return 0.0
+
+    monkeypatch.setitem(metrics, "meteor", OtherMeteor)
+    with pytest.warns(RuntimeWarning, match="mbrs has a metric named 'meteor' already"):
+        importlib.reload(adapter)
+    assert get_metric("meteor") is OtherMeteor
