@@ -584,7 +584,7 @@ gc.set_threshold(1)
 assert table.score_tokens(small, backwards, -1) == alone and inner
 from meteor_metric.meteor15.synonyms import MORPH_RULES, SynonymTable
 wordnet = SynonymTable.english()  # the WordNet index: lookups, morph candidates, malformed tables
-ids = native_engine.wordnet_ids(wordnet)
+ids = native_engine.wordnet_index(wordnet).ids
 given = core.Core(b"\x02", b"\x00", 40, False, Match, None, None)  # the index given to add_token
 for w in vocab + ["x" * 5000, "\xe9s"]:
     given.add_token(w, None, native_engine.wordnet_index(wordnet), False)

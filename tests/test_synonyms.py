@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from meteor_metric.meteor15 import synonyms
-from meteor_metric.meteor15.native_engine import native_available, wordnet_ids
+from meteor_metric.meteor15.native_engine import native_available, wordnet_index
 from meteor_metric.resources import resource_path
 from meteor_metric.meteor15.synonyms import MORPH_RULES, SynonymTable, SynonymTableError
 
@@ -53,8 +53,8 @@ def native_ids():
     """The compiled core's WordNet index over the shipped tables (what the native engine looks new words up in)."""
     if not native_available():
         pytest.skip("the compiled core is not built")
-    return wordnet_ids(SynonymTable.load(resource_path("wordnet", "synsets.gz"),
-                                         resource_path("wordnet", "exceptions.gz"), lazy=True))
+    return wordnet_index(SynonymTable.load(resource_path("wordnet", "synsets.gz"),
+                                           resource_path("wordnet", "exceptions.gz"), lazy=True)).ids
 
 
 @pytest.fixture(scope="module")
@@ -223,7 +223,7 @@ def _parse(reader: str, synsets_path: Path, exceptions_path: Path):
         return SynonymTable.load(synsets_path, exceptions_path)
     if not native_available():
         pytest.skip("the compiled core is not built")
-    return wordnet_ids(SynonymTable.load(synsets_path, exceptions_path, lazy=True))
+    return wordnet_index(SynonymTable.load(synsets_path, exceptions_path, lazy=True)).ids
 
 
 def test_missing_shipped_file_raises(monkeypatch, tmp_path):

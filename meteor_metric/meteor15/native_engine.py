@@ -107,18 +107,11 @@ def shadowed_core() -> Optional[Path]:
 ASCII_QUOTES = (("\u2018", "'"), ("\u2019", "'"), ("\u201c", '"'), ("\u201d", '"'))
 
 
-def wordnet_ids(table: SynonymTable) -> Callable[[str], Sequence[int]]:
-    """A token's synset ids in ``table`` (:meth:`SynonymTable.lookup`'s, sorted): from the compiled core's
-    index over the tables' text where the table was loaded from files (built once per table: no Python dict
-    of WordNet's 147,306 words, 0.1 s less at start-up; 0.55 us for a table word's ids, against 1.54 us for
-    ``id_text``), else ``id_text``."""
-    index = wordnet_index(table)
-    return table.id_text if index is None else index.ids
-
-
 def wordnet_index(table: SynonymTable) -> Optional[object]:
-    """The compiled core's ``WordNet`` index of a table loaded from files (made once per table), else None.
-    ``Core.add_token`` takes it in place of a token's synset ids and looks them up itself."""
+    """The compiled core's ``WordNet`` index of a table loaded from files (made once per table: no Python dict
+    of WordNet's 147,306 words, 0.1 s less at start-up), else None. ``Core.add_token`` takes it in place of a
+    token's synset ids and looks them up itself; its ``ids(token)`` is :meth:`SynonymTable.lookup`'s ids,
+    sorted (0.55 us for a table word, against 1.54 us for ``id_text``)."""
     texts = table.texts
     if texts is None:
         return None

@@ -115,7 +115,7 @@ def check_raw(fdp: atheris.FuzzedDataProvider) -> None:
 
 
 WORDNET = SynonymTable.english()
-WORDNET_IDS = native_engine.wordnet_ids(WORDNET) if native_engine.native_available() else None
+WORDNET_IDS = native_engine.wordnet_index(WORDNET).ids if native_engine.native_available() else None
 WORDS = sorted(WORDNET)
 
 
