@@ -9,7 +9,9 @@ and a variant whose references are all different (one row per source segment of 
 WMT22 de-en and WMT23 zh-en). Tasks: ``corpus_score``, ``score_pairs``, a ``sentence_score`` loop (each on both
 sets), a 64-completion reward call (``make_meteor_reward``, windows of 64 consecutive pairs), a 64 x 64
 ``pairwise`` matrix (windows of 64 consecutive WMT hypotheses), and the ``nltk`` profile against NLTK's own
-``meteor_score`` (where NLTK's WordNet data is installed).
+``meteor_score`` on ``word_tokenize`` tokens, as Hugging Face's ``evaluate.load("meteor")`` runs it (where
+NLTK finds WordNet and punkt_tab: ``python scripts/make_nltk_data.py DIR``, then ``NLTK_DATA=DIR``; both
+warmed up on the same 200 pairs).
 
 Every measurement runs in a fresh process pinned to one core (``os.sched_setaffinity``), after loading the
 scorer and scoring 2,000 warm-up pairs from WMT22 zh-en (disjoint from the measured ones); the jar runs in one
@@ -124,7 +126,10 @@ def child(task: str, data: Path, n: int, windows: int, core: int) -> dict:
         try:
             meteor_score([word_tokenize("a test")], word_tokenize("a test"))
         except LookupError:
-            raise SystemExit("NLTK's data (punkt_tab, wordnet) is not installed: nltk.download(...)") from None
+            raise SystemExit("NLTK's data (punkt_tab, wordnet) is not installed: python scripts/make_nltk_data.py "
+                             "DIR, then NLTK_DATA=DIR") from None
+        for h, r in warm:  # the warm-up the nltk profile had
+            meteor_score([word_tokenize(r)], word_tokenize(h))
         c0 = time.process_time()
         for h, r in zip(hyps, refs):
             meteor_score([word_tokenize(r[0])], word_tokenize(h))
