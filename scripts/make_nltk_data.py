@@ -49,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(wordnet, ignore_errors=True)
         shutil.copytree(data / "corpora" / "wordnet", wordnet)
     write_punkt(args.out)
-    print(f"nltk_data with WordNet 3.0 and punkt_tab/english: {args.out} (use NLTK_DATA={args.out})")
+    out = args.out.resolve()
+    print(f"nltk_data with WordNet 3.0 and punkt_tab/english: {out} (use NLTK_DATA={out})")
     return 0
 
 
