@@ -126,7 +126,7 @@ def _nltk_wordnet():
         from nltk.corpus import wordnet
         wordnet.ensure_loaded()
     except LookupError:
-        pytest.skip("no nltk_data with WordNet (scripts/build_wordnet_ext_goldens.py --keep DIR, NLTK_DATA=DIR)")
+        pytest.skip("no nltk_data with WordNet: python scripts/make_nltk_data.py DIR, then NLTK_DATA=DIR")
     if wordnet.get_version() != "3.0" or nltk.__version__ != "3.10.4":
         pytest.skip(f"oracle is NLTK 3.10.4 with WordNet 3.0, found {nltk.__version__} / {wordnet.get_version()}")
     return wordnet
