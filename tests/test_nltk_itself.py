@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 
 from meteor_metric import get_scorer
+from nltk_oracle import nltk_wordnet
 from test_hf_meteor import golden
 
 nltk = pytest.importorskip("nltk")
@@ -22,18 +23,8 @@ nltk = pytest.importorskip("nltk")
 @pytest.fixture(scope="module")
 def nltk_meteor():
     """NLTK's ``meteor_score`` of texts, tokenized by ``word_tokenize``, or a skip saying what is missing."""
-    if nltk.__version__ != "3.10.4":
-        pytest.skip(f"the oracle is NLTK 3.10.4, found {nltk.__version__}")
-    from nltk.corpus import wordnet
+    nltk_wordnet(punkt=True)
     from nltk.translate.meteor_score import meteor_score
-
-    try:
-        nltk.word_tokenize("a test.")
-        wordnet.ensure_loaded()
-    except LookupError:
-        pytest.skip("no nltk_data with WordNet and punkt_tab: python scripts/make_nltk_data.py DIR, then NLTK_DATA=DIR")
-    if wordnet.get_version() != "3.0":
-        pytest.skip(f"the oracle uses WordNet 3.0, found {wordnet.get_version()}")
 
     def score(hyp: str, refs, alpha: float, beta: float, gamma: float) -> float:
         refs = [refs] if isinstance(refs, str) else refs

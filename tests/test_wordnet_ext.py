@@ -17,6 +17,7 @@ from meteor_metric.meteor15.nltk_wordnet import POS_ORDER, NltkWordNet
 from meteor_metric.meteor15.statistics import count_crossings
 from meteor_metric.meteor15.stemmers import get_stemmer
 from meteor_metric.meteor15.wn_similarity import SimilarityIndex, max_distance
+from nltk_oracle import nltk_wordnet
 
 GOLDEN = json.loads((Path(__file__).parent / "data" / "wordnet_ext_golden.json").read_text())
 
@@ -120,20 +121,8 @@ def test_wn_similarity_matches_above_threshold_only():
     assert "sim>=0.5" in m.signature
 
 
-def _nltk_wordnet():
-    nltk = pytest.importorskip("nltk")
-    try:
-        from nltk.corpus import wordnet
-        wordnet.ensure_loaded()
-    except LookupError:
-        pytest.skip("no nltk_data with WordNet: python scripts/make_nltk_data.py DIR, then NLTK_DATA=DIR")
-    if wordnet.get_version() != "3.0" or nltk.__version__ != "3.10.4":
-        pytest.skip(f"oracle is NLTK 3.10.4 with WordNet 3.0, found {nltk.__version__} / {wordnet.get_version()}")
-    return wordnet
-
-
 def test_against_nltk_itself():
-    wordnet = _nltk_wordnet()
+    wordnet = nltk_wordnet()
     shipped, index = NltkWordNet.shipped(), SimilarityIndex.shipped()
     for word in GOLDEN["morphy"]:
         assert shipped.lemmas(word) == {f for f in (wordnet.morphy(word, p) for p in "nvar") if f}, word
