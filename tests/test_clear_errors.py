@@ -107,6 +107,10 @@ def test_ctrl_c_with_workers_is_one_line_and_status_130(tmp_path):
     ([("a",)], "pairs[0] (segment 0) must be a (hypothesis, references) pair, got 1 item(s)"),
     ([("a", "a"), None], "pairs[1] (segment 1) must be a (hypothesis, references) pair, got None"),
     ("a b", "pairs must be a list of (hypothesis, references) pairs, got str"),
+    # the right shape, the wrong contents (past the checks' fast path, which builds no names)
+    ([("a", "a"), (None, "a")], "pairs[1] (segment 1) hypothesis must be a string, got None"),
+    ([("a", ["a", 3])], "pairs[0] (segment 0) references[1] must be a string, got int"),
+    ([("a", ("a",)), ["a", None]], "pairs[1] (segment 1) references must be a string or a list of strings"),
 ])
 def test_score_pairs_names_a_malformed_pair(scorer, pairs, message):
     with pytest.raises(TypeError) as caught:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Sequence, Union
+from typing import Iterable, Iterator, Optional, Sequence, Union
 
 References = Union[str, Sequence[str]]
 
@@ -27,6 +27,20 @@ def check_refs(value: object, where: str) -> tuple[str, ...]:
     return tuple(check_text(r, f"{where}[{i}]") for i, r in enumerate(value))
 
 
+def plain_refs(value: object) -> Optional[tuple[str, ...]]:
+    """One segment's references as a tuple where they need no naming (a string, or a non-empty list or tuple
+    of strings), else None: :func:`check_refs` then names the problem. The checkers' fast path: building the
+    names of every segment up front took 3 us a segment."""
+    if isinstance(value, str):
+        return (value,)
+    if not isinstance(value, (list, tuple)) or not value:
+        return None
+    for ref in value:
+        if not isinstance(ref, str):
+            return None
+    return tuple(value)
+
+
 def check_pairs(pairs: object, first: int = 0) -> list[tuple[str, tuple[str, ...]]]:
     """``(hypothesis, references)`` pairs checked: each a 2-item tuple or list of a string and references;
     errors name the pair as ``pairs[k]`` (segment ``first + k``)."""
@@ -35,6 +49,11 @@ def check_pairs(pairs: object, first: int = 0) -> list[tuple[str, tuple[str, ...
         raise TypeError(f"pairs must be a list of (hypothesis, references) pairs, got {kind}")
     checked = []
     for k, pair in enumerate(pairs):
+        if isinstance(pair, (tuple, list)) and len(pair) == 2 and isinstance(pair[0], str):
+            refs = plain_refs(pair[1])
+            if refs is not None:
+                checked.append((pair[0], refs))
+                continue
         where = f"pairs[{k}] (segment {first + k})"
         if not isinstance(pair, (tuple, list)) or len(pair) != 2:
             got = f"{len(pair)} item(s)" if isinstance(pair, (tuple, list)) else \
@@ -57,8 +76,9 @@ def check_corpus(hypotheses: Sequence[str], references: Sequence[References],
         raise ValueError(f"{len(hypotheses)} {hyp_name} but {len(references)} references: "
                          "give one reference (or list of references) per hypothesis")
     for k, (hyp, refs) in enumerate(zip(hypotheses, references)):
-        if isinstance(hyp, str) and isinstance(refs, str):  # (the common case, without naming the segment)
-            yield hyp, (refs,)
+        plain = plain_refs(refs) if isinstance(hyp, str) else None  # (the common case: no names needed)
+        if plain is not None:
+            yield hyp, plain
         else:
             yield check_text(hyp, f"{hyp_name}[{k}]"), check_refs(refs, f"references[{k}]")
 
