@@ -813,6 +813,25 @@ def test_a_call_made_during_another_gets_its_own_scratch_memory():
 
 
 @needs_native
+def test_the_core_shares_a_match_only_where_it_is_immutable():
+    """The core reuses the Match it made lately for the same five values (a tuple without an instance dict:
+    nothing about it can change), so alignments that hold equal matches hold one object; a match type with
+    an instance dict gets a new object every time. The values are those of the jar's alignment either way."""
+
+    class Loose(tuple):  # instances have a __dict__: an attribute set on one must not show on another
+        pass
+
+    words = tuple("the cat sat on the mat".split())
+    for match_type, shared in ((Match, True), (Loose, False)):
+        table = native_engine.meteor_core.Core(b"\x00", b"\x01", 40, False, match_type, None, None)
+        for token in words:
+            table.add_token(token, None, (), False)
+        first, again = (table.score_tokens(tuple(list(words)), tuple(list(words)), -1)[0] for _ in range(2))
+        assert [tuple(m) for m in first] == [tuple(m) for m in again] == [(k, 1, k, 1, 0) for k in range(6)]
+        assert [a is b for a, b in zip(first, again)] == [shared] * 6, match_type
+
+
+@needs_native
 def test_native_alignments_cost_the_cyclic_collector_nothing():
     """The core's Match objects (five ints, no instance dict) are untracked by the cyclic GC: a scorer's pair
     cache and returned alignments held 75,000 of them after 4,000 WMT pairs, and each full collection

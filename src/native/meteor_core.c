@@ -562,6 +562,7 @@ typedef struct {
     struct Sentence *sentences; /* the sentences scored last, by their token tuple (sentence_slot) ... */
     size_t sentence_bytes;      /* ... and the memory they hold */
     struct PairSlot *pairs;     /* the pairs scored last, by their two token tuples (pair_slot) */
+    struct MatchSlot *matches;  /* Matches made lately, shared (match_of); NULL: a match type with a dict */
     Arena arena;          /* scratch memory of a call ... */
     int arena_busy;       /* ... unless a call re-entered (through a finalizer run by an allocation) */
 } Core;
@@ -1393,6 +1394,40 @@ static PyObject *make_match(PyTypeObject *type, const int32_t *r) {
     return m;
 }
 
+/* Matches made lately, by their five values packed in a key (match_of); a direct-mapped table of MATCHES. */
+#define MATCH_BITS 10
+#define MATCHES (1 << MATCH_BITS)
+typedef struct MatchSlot {
+    uint64_t key;
+    PyObject *match; /* held; NULL: an empty slot */
+} MatchSlot;
+
+/* A Match of the five values at r: the one made last for them where the table still has it (a Match is an
+ * immutable tuple without an instance dict, so one object serves every alignment that holds it), else a new
+ * one, kept. Values past the key's fields (starts of 2^20 and more, lengths or module of 256 and more) are
+ * never kept. */
+static PyObject *match_of(Core *core, const int32_t *r) {
+    PyTypeObject *type = (PyTypeObject *)core->match_type;
+    if (!core->matches || (uint32_t)r[0] >= (1u << 20) || (uint32_t)r[2] >= (1u << 20) || (uint32_t)r[1] >= 256 ||
+        (uint32_t)r[3] >= 256 || (uint32_t)r[4] >= 256)
+        return make_match(type, r);
+    const uint64_t key = (uint64_t)r[0] | (uint64_t)r[2] << 20 | (uint64_t)r[1] << 40 | (uint64_t)r[3] << 48 |
+                         (uint64_t)r[4] << 56;
+    MatchSlot *slot = &core->matches[(key * 0x9E3779B97F4A7C15ull) >> (64 - MATCH_BITS)];
+    if (slot->match && slot->key == key) {
+        Py_INCREF(slot->match);
+        return slot->match;
+    }
+    PyObject *m = make_match(type, r);
+    if (!m) return NULL;
+    PyObject *old = slot->match;
+    Py_INCREF(m);
+    slot->match = m;
+    slot->key = key;
+    Py_XDECREF(old); /* (a tuple of ints: freeing it runs no Python code) */
+    return m;
+}
+
 /* A pair's score values, (score, precision, recall, fmean, fragmentation penalty) by the core's formula, or
  * None without one (a new reference; NULL with an error set). */
 static PyObject *score_values(const Core *core, const Counts *c) {
@@ -1465,7 +1500,7 @@ static PyObject *score_pair(Core *core, const int32_t *hyp, int32_t n_hyp, const
     if (!alignment) goto done;
     for (int32_t k = 0; k < n_chosen; k++) {
         memcpy(picked + 5 * k, grouped + 5 * (int64_t)chosen[k], 5 * sizeof(int32_t));
-        PyObject *m = make_match((PyTypeObject *)core->match_type, picked + 5 * k);
+        PyObject *m = match_of(core, picked + 5 * k);
         if (!m) goto done;
         PyTuple_SET_ITEM(alignment, k, m);
     }
@@ -1648,6 +1683,9 @@ static void core_dealloc(Core *core) {
     if (core->pairs)
         for (int k = 0; k < PAIRS; k++) pair_clear(&core->pairs[k]);
     free(core->pairs);
+    if (core->matches)
+        for (int k = 0; k < MATCHES; k++) Py_XDECREF(core->matches[k].match);
+    free(core->matches);
     for (int k = 0; k < N_PARA_ARRAYS; k++)
         if (core->para_arr[k]) PyBuffer_Release(&core->para_buf[k]);
     Py_XDECREF(core->match_type);
@@ -1731,6 +1769,11 @@ static int core_init(Core *core, PyObject *args, PyObject *kwds) {
     core->sentences = (Sentence *)calloc(SENTENCES, sizeof(Sentence));
     core->pairs = (PairSlot *)calloc(PAIRS, sizeof(PairSlot));
     if (!core->sentences || !core->pairs) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (((PyTypeObject *)match_type)->tp_dictoffset == 0 &&
+        !(core->matches = (MatchSlot *)calloc(MATCHES, sizeof(MatchSlot)))) {
         PyErr_NoMemory();
         goto done;
     }
