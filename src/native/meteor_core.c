@@ -1424,7 +1424,7 @@ static PyObject *match_of(Core *core, const int32_t *r) {
     Py_INCREF(m);
     slot->match = m;
     slot->key = key;
-    Py_XDECREF(old); /* (a tuple of ints: freeing it runs no Python code) */
+    Py_XDECREF(old); /* last: a finalizer its freeing runs (a match type's __del__) finds the table whole */
     return m;
 }
 
