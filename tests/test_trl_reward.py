@@ -62,6 +62,8 @@ def test_errors_name_the_column_and_the_completion():
         reward(completions=["a"], answer=["a"])
     with pytest.raises(TypeError, match=r"reference\[1\] must be a string or a list of strings, got int"):
         reward(completions=["a", "b"], reference=["a", 3])
+    with pytest.raises(TypeError, match=r"reference\[0\]\[1\] must be a string, got int"):
+        reward(completions=["a"], reference=[["a", 3]])
     with pytest.raises(TypeError, match=r"completion 0 must be a string or a list of chat messages, got int"):
         reward(completions=[3], reference=["a"])
     with pytest.raises(ValueError, match="2 completions but 1 items"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
-from ..core.checks import check_refs
+from ..core.checks import check_refs, plain_refs
 from ..profiles.registry import DEFAULT_PROFILE, ScorerSpec, scorer_spec
 
 
@@ -60,8 +60,9 @@ class MeteorReward:
         for k, (completion, refs) in enumerate(zip(completions, references)):
             if refs is None or (isinstance(refs, (list, tuple)) and not refs):
                 continue  # no reference: the reward is None (TRL ignores it)
-            pairs.append((completion_text(completion, f"completion {k}"),
-                          check_refs(refs, f"{self.reference_column}[{k}]")))
+            text = completion if isinstance(completion, str) else completion_text(completion, f"completion {k}")
+            # (the references named only when they are wrong)
+            pairs.append((text, plain_refs(refs) or check_refs(refs, f"{self.reference_column}[{k}]")))
             rows.append(k)
         rewards: list[Optional[float]] = [None] * len(completions)
         scorer = self.spec.build()
