@@ -15,18 +15,6 @@ def check_text(value: object, where: str) -> str:
     return value
 
 
-def check_refs(value: object, where: str) -> tuple[str, ...]:
-    """One segment's references as a tuple: a string, or a non-empty list or tuple of strings."""
-    if isinstance(value, str):
-        return (value,)
-    if value is None or not isinstance(value, (list, tuple)):
-        kind = "None" if value is None else type(value).__name__
-        raise TypeError(f"{where} must be a string or a list of strings, got {kind}")
-    if not value:
-        raise ValueError(f"{where} is empty: every hypothesis needs at least one reference")
-    return tuple(check_text(r, f"{where}[{i}]") for i, r in enumerate(value))
-
-
 def plain_refs(value: object) -> Optional[tuple[str, ...]]:
     """One segment's references as a tuple where they need no naming (a string, or a non-empty list or tuple
     of strings), else None: :func:`check_refs` then names the problem. The checkers' fast path: building the
@@ -39,6 +27,19 @@ def plain_refs(value: object) -> Optional[tuple[str, ...]]:
         if not isinstance(ref, str):
             return None
     return tuple(value)
+
+
+def check_refs(value: object, where: str) -> tuple[str, ...]:
+    """One segment's references as a tuple: a string, or a non-empty list or tuple of strings."""
+    plain = plain_refs(value)
+    if plain is not None:
+        return plain
+    if value is None or not isinstance(value, (list, tuple)):
+        kind = "None" if value is None else type(value).__name__
+        raise TypeError(f"{where} must be a string or a list of strings, got {kind}")
+    if not value:
+        raise ValueError(f"{where} is empty: every hypothesis needs at least one reference")
+    return tuple(check_text(r, f"{where}[{i}]") for i, r in enumerate(value))
 
 
 def check_pairs(pairs: object, first: int = 0) -> list[tuple[str, tuple[str, ...]]]:
