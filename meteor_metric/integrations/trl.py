@@ -13,11 +13,13 @@ from ..core.checks import check_refs, plain_refs
 from ..profiles.registry import DEFAULT_PROFILE, ScorerSpec, scorer_spec
 
 
-def completion_text(completion: Any, where: str) -> str:
-    """The text of a completion: a string, or (conversational) a list of messages whose last assistant message's
-    ``content`` counts (a string, or a list of parts whose ``text`` parts are joined)."""
+def completion_text(completion: Any, index: int) -> str:
+    """The text of completion number ``index``: a string, or (conversational) a list of messages whose last
+    assistant message's ``content`` counts (a string, or a list of parts whose ``text`` parts are joined).
+    Errors name it as ``completion {index}`` (the name is built only past a string)."""
     if isinstance(completion, str):
         return completion
+    where = f"completion {index}"
     if isinstance(completion, (list, tuple)):
         for message in reversed(completion):
             if isinstance(message, dict) and message.get("role", "assistant") == "assistant":
@@ -60,9 +62,9 @@ class MeteorReward:
         for k, (completion, refs) in enumerate(zip(completions, references)):
             if refs is None or (isinstance(refs, (list, tuple)) and not refs):
                 continue  # no reference: the reward is None (TRL ignores it)
-            text = completion if isinstance(completion, str) else completion_text(completion, f"completion {k}")
             # (the references named only when they are wrong)
-            pairs.append((text, plain_refs(refs) or check_refs(refs, f"{self.reference_column}[{k}]")))
+            pairs.append((completion_text(completion, k),
+                          plain_refs(refs) or check_refs(refs, f"{self.reference_column}[{k}]")))
             rows.append(k)
         rewards: list[Optional[float]] = [None] * len(completions)
         scorer = self.spec.build()
