@@ -1803,47 +1803,123 @@ static PyObject *core_kept(Core *core, PyObject *unused) {
 
 #include "normalize_ascii.h"
 
+/* The str objects of tokens made lately, shared by the tuples normalize_ascii returns: a token seen before
+ * (most are: a corpus's words recur) costs a look-up here instead of a new object, and its hash, once
+ * computed, is cached on the object the token table and the dicts then hash. TOKEN_CACHE slots chosen by a hash
+ * of the token's bytes (a token evicts the one in its slot), tokens of at most TOKEN_CACHE_LEN bytes; released
+ * with the module. Only ever touched with the GIL held. */
+#define TOKEN_CACHE 4096
+#define TOKEN_CACHE_LEN 32
+
+static PyObject *token_cache[TOKEN_CACHE];
+
+static void token_cache_clear(void *unused) {
+    (void)unused;
+    for (size_t k = 0; k < TOKEN_CACHE; k++) Py_CLEAR(token_cache[k]);
+}
+
+static inline char ascii_lower(char c) { return (char)(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c); }
+
+/* A new reference to the token at s, the bytes up to the first space or to end, lowercased (ASCII); its length
+ * in *n. NULL with an exception set. */
+static PyObject *lower_token(const char *s, const char *end, size_t *n) {
+    char low[TOKEN_CACHE_LEN];
+    uint32_t h = 2166136261u; /* FNV-1a */
+    size_t len = 0;
+    for (; s + len < end && s[len] != ' '; len++) {
+        if (len == TOKEN_CACHE_LEN) { /* too long to keep: a new str */
+            while (s + len < end && s[len] != ' ') len++;
+            *n = len;
+            PyObject *token = PyUnicode_New((Py_ssize_t)len, 127); /* ASCII: no decoding needed */
+            if (!token) return NULL;
+            Py_UCS1 *to = PyUnicode_1BYTE_DATA(token);
+            for (size_t i = 0; i < len; i++) to[i] = (Py_UCS1)ascii_lower(s[i]);
+            return token;
+        }
+        low[len] = ascii_lower(s[len]);
+        h = (h ^ (unsigned char)low[len]) * 16777619u;
+    }
+    *n = len;
+    PyObject **slot = &token_cache[(h ^ (h >> 16)) & (TOKEN_CACHE - 1)];
+    PyObject *kept = *slot;
+    if (kept && (size_t)PyUnicode_GET_LENGTH(kept) == len && !memcmp(PyUnicode_1BYTE_DATA(kept), low, len)) {
+        Py_INCREF(kept);
+        return kept;
+    }
+    PyObject *token = PyUnicode_New((Py_ssize_t)len, 127);
+    if (!token) return NULL;
+    memcpy(PyUnicode_1BYTE_DATA(token), low, len);
+    Py_INCREF(token);
+    *slot = token;
+    Py_XDECREF(kept); /* (a str: its release runs no Python code) */
+    return token;
+}
+
+/* The tokens of a text of tokens joined by single spaces, lowercased: a tuple of str. */
+static PyObject *token_tuple(const char *s, size_t n) {
+    PyObject *some[256], **tokens = some;
+    const size_t most = n + 1; /* (at most a token more than spaces) */
+    if (most > sizeof some / sizeof some[0] && !(tokens = (PyObject **)malloc(most * sizeof(PyObject *))))
+        return PyErr_NoMemory();
+    PyObject *result = NULL;
+    size_t count = 0;
+    for (const char *at = s, *end = s + n; at < end; count++) {
+        size_t len;
+        if (!(tokens[count] = lower_token(at, end, &len))) goto done;
+        at += len + 1;
+    }
+    if ((result = PyTuple_New((Py_ssize_t)count)) != NULL) {
+        for (size_t k = 0; k < count; k++) PyTuple_SET_ITEM(result, (Py_ssize_t)k, tokens[k]);
+        count = 0; /* (the tuple holds them now) */
+        /* a tuple of str cannot be part of a cycle: untracked, the collector skips it (its first pass read
+         * every token of every tuple a corpus keeps alive: 3-4 us a pair) */
+        PyObject_GC_UnTrack(result);
+    }
+done:
+    for (size_t k = 0; k < count; k++) Py_DECREF(tokens[k]);
+    if (tokens != some) free(tokens);
+    return result;
+}
+
 /* normalize_ascii(line, prefixes, apostrophes, keep_punct) -> the tokens of normalize_line(line), lowercased
  * (a tuple of str), or None for a line the port does not take (see normalize_ascii.h). */
-static PyObject *py_normalize_ascii(PyObject *self, PyObject *args) {
+static PyObject *py_normalize_ascii(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    PyObject *line, *prefixes;
-    int apostrophes, keep_punct;
-    if (!PyArg_ParseTuple(args, "UO!ip:normalize_ascii", &line, &PyDict_Type, &prefixes, &apostrophes, &keep_punct))
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "normalize_ascii() takes exactly 4 arguments (%zd given)", nargs);
         return NULL;
+    }
+    PyObject *line = args[0], *prefixes = args[1];
+    if (!PyUnicode_Check(line) || !PyDict_Check(prefixes)) {
+        PyErr_Format(PyExc_TypeError, "normalize_ascii() takes a str and a dict, not %.100s and %.100s",
+                     Py_TYPE(line)->tp_name, Py_TYPE(prefixes)->tp_name);
+        return NULL;
+    }
+    const long apostrophes = PyLong_AsLong(args[2]);
+    if (apostrophes == -1 && PyErr_Occurred()) return NULL;
+    const int keep_punct = PyObject_IsTrue(args[3]);
+    if (keep_punct < 0) return NULL;
     if (apostrophes < APOSTROPHES_EN || apostrophes > APOSTROPHES_SPLIT) {
         PyErr_SetString(PyExc_ValueError, "normalize_ascii: apostrophes must be 0 (en), 1 (fr) or 2 (split)");
         return NULL;
     }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(line) < 0) return NULL; /* (every str is ready from 3.12 on) */
+#endif
     if (!PyUnicode_IS_ASCII(line)) Py_RETURN_NONE;
     Text a = {0}, b = {0};
+    const char *text = NULL;
+    size_t text_n = 0;
     PyObject *result = NULL;
     int rc = normalize_ascii_c((const char *)PyUnicode_1BYTE_DATA(line), (size_t)PyUnicode_GET_LENGTH(line), prefixes,
-                               apostrophes, keep_punct, &a, &b);
+                               (int)apostrophes, keep_punct, &a, &b, &text, &text_n);
     if (rc == 1) {
         result = Py_None;
         Py_INCREF(result);
     } else if (rc == -1) {
         PyErr_NoMemory();
     } else if (rc == 0) {
-        Py_ssize_t count = 0;
-        for (size_t i = 0; i < a.n; i++) count += a.s[i] == ' ';
-        result = PyTuple_New(a.n ? count + 1 : 0);
-        for (size_t i = 0, k = 0; result && i < a.n; k++) {
-            size_t start = i;
-            while (i < a.n && a.s[i] != ' ') i++;
-            PyObject *token = PyUnicode_New((Py_ssize_t)(i - start), 127); /* ASCII: no decoding needed */
-            if (!token) {
-                Py_CLEAR(result);
-            } else {
-                memcpy(PyUnicode_1BYTE_DATA(token), a.s + start, i - start);
-                PyTuple_SET_ITEM(result, (Py_ssize_t)k, token);
-            }
-            i++;
-        }
-        /* a tuple of str cannot be part of a cycle: untracked, the collector skips it (its first pass read
-         * every token of every tuple a corpus keeps alive: 3-4 us a pair) */
-        if (result) PyObject_GC_UnTrack(result);
+        result = token_tuple(text, text_n);
     }
     free(a.s);
     free(b.s);
@@ -1919,7 +1995,7 @@ static PyMethodDef methods[] = {
      "(the jar's alignment, in reference order), or None when there are more than max_candidates (>= 0) "
      "candidates. candidates: int32 records (ref_start, ref_len, hyp_start, hyp_len, module) in reference "
      "order; exact_type: one byte per module."},
-    {"normalize_ascii", py_normalize_ascii, METH_VARARGS,
+    {"normalize_ascii", (PyCFunction)(void (*)(void))py_normalize_ascii, METH_FASTCALL,
      "normalize_ascii(line, nonbreaking_prefixes, apostrophes, keep_punct) -> the lowercased tokens of the jar's "
      "normalizeLine (apostrophes: 0 English, 1 French, 2 split), or None for a line it does not take (not "
      "printable ASCII, or with dot runs)."},
@@ -1934,10 +2010,11 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "meteor_core",
                                     "The compiled core of the METEOR 1.5 engine (aligner, statistics).", -1,
-                                    methods, NULL, NULL, NULL, NULL};
+                                    methods, NULL, NULL, NULL, token_cache_clear};
 
 PyMODINIT_FUNC PyInit_meteor_core(void) {
     if (PyType_Ready(&CoreType) < 0 || PyType_Ready(&WordNetType) < 0) return NULL;
+    char_class_init();
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     PyTypeObject *types[] = {&CoreType, &WordNetType};
