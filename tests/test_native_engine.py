@@ -146,6 +146,46 @@ def test_corpus_and_sentence_paths_agree_between_engines():
     assert nat.sentence_score(hyps[0], refs[0]) == py.sentence_score(hyps[0], refs[0])
 
 
+@needs_native
+def test_segment_results_made_in_c_equal_the_python_engines():
+    """The core makes a segment's result itself (Core.segment): the Python engine's, field for field, against
+    the best reference, the first of equal best scores, with the same error past the candidate limit."""
+    py, nat = scorer("default", "python"), scorer("default", "native")
+    assert nat._native.segments
+    hyp = "the cat said that the dogs run"
+    for refs in (["a dog runs", "the cats say that the dog ran", "the cat said"],  # the best: reference 1
+                 ["the cat said that the dogs run", "the cat said that the dogs run"],  # a tie: the first
+                 ["the house"]):
+        got, want = nat.sentence_score(hyp, refs), py.sentence_score(hyp, refs)
+        assert got == want and got.best_ref == want.best_ref
+        assert type(got) is type(want) and list(vars(got)) == list(vars(want))
+        assert type(got.stats) is MeteorStats and list(vars(got.stats)) == list(vars(want.stats))
+    assert [want.best_ref for want in py.score_pairs([(hyp, ["a dog runs", "the cats say that the dog ran"])])] == [1]
+    limited = {impl: Meteor(impl=impl, max_segment_candidates=12) for impl in ("python", "native")}
+    errors = []
+    for impl, meteor in limited.items():
+        with pytest.raises(ValueError, match="more than max_segment_candidates=12") as caught:
+            meteor.corpus_score(["x", hyp], [["y"], ["the cat said", "the cat said that the dogs run"]])
+        errors.append(str(caught.value))
+    assert errors[0] == errors[1] and errors[0].startswith("segment 1: the hypothesis and references 0-1 have")
+
+
+@needs_native
+def test_a_core_without_result_classes_makes_no_segments():
+    core = native_engine.meteor_core
+    table = core.Core(b"\x00", b"\x01", 40, False, Match, None, None)
+    with pytest.raises(RuntimeError, match="without result classes or formula"):
+        table.segment(("the",), [("the",)], -1)
+    with pytest.raises(TypeError, match="results must be"):
+        core.Core(b"\x00", b"\x01", 40, False, Match, None, None, None, (MeteorStats, ("a",), MeteorStats, (), "s"))
+    engine = scorer("default", "native")._native
+    with pytest.raises(ValueError, match="at least one"):
+        engine.segment(("the",), [], None)
+    with pytest.raises(TypeError, match="sequence of str"):
+        engine.segment(("the",), [("the",), None], None)
+    assert engine.segment(("the",) * 5, [("a",), ("the",) * 4], 19) == 1  # the reference past the limit
+
+
 GOLDEN_NORMALIZED = REPO / "tests" / "data" / "normalize_golden.jsonl.gz"
 
 
@@ -520,6 +560,25 @@ for _ in range(400):
     n += 1
 long = ("the",) * 200
 assert nat.align_tokens(long, long[1:] + ("cat",)) == py.align_tokens(long, long[1:] + ("cat",))
+limited = Meteor(impl="native", max_segment_candidates=30)
+for _ in range(300):  # segment results made in C: several references, the limit, normalized texts
+    hyp = " ".join(rng.choice(vocab) for _ in range(rng.randint(0, 20)))
+    refs = [" ".join(rng.choice(vocab) for _ in range(rng.randint(0, 20))) for _ in range(rng.randint(1, 4))]
+    assert repr(nat.sentence_score(hyp, refs)) == repr(py.sentence_score(hyp, refs)), (hyp, refs)  # (NaN too)
+    try:
+        limited.sentence_score(hyp, refs)
+    except ValueError:
+        pass
+segment = nat._native._table[0].segment
+for bad in ([], 5, [5], [("the",), None]):
+    try:
+        segment(("the",), bad, -1)
+    except (TypeError, ValueError):
+        pass
+from meteor_metric.meteor15.normalize import java_lower, nonbreaking_prefixes, normalize_line, tokenize
+for text in ("A" * 5000 + " b. U.S. " * 300, "x " * 300, "", " ", "Mr. D.O.T. it's `quoted'' 1,000 -- a-b"):
+    got = native_engine.meteor_core.normalize_ascii(text, nonbreaking_prefixes("en"), 0, True)  # long tokens, many
+    assert got is None or got == tuple(tokenize(java_lower(normalize_line(text, "en", True)))), text
 pool = [tuple(rng.choice(vocab) for _ in range(rng.randint(0, 30))) for _ in range(300)]  # kept, seen again, evicted
 for _ in range(1500):
     hyp, ref = rng.choice(pool), rng.choice(pool)

@@ -174,21 +174,6 @@ class Meteor(SummedStatsScorer):
             fw_id = f"file-{digest}"
         self._counter = StatsCounter(function_words, len(params.modules), params.char_based,
                                      params.fragmentation == "crossings")
-        # the formula goes to the compiled core too, which then scores each pair it aligns (not with crossings,
-        # which are counted in Python)
-        formula = ((params.weights, params.alpha, params.beta, params.gamma, params.delta)
-                   if params.fragmentation == "chunks" and len(params.weights) <= len(params.modules) else None)
-        self._native = (NativeEngine(self._matchers, self._exact_type, params.beam_size, self._counter,
-                                     params.char_based, self._candidates, formula)
-                        if self.engine == "native" else None)
-        self._ascii_tokens = (ascii_normalizer(params.language, params.normalization == "norm")
-                              if self._native is not None and params.normalization in ("norm", "norm_nopunct")
-                              else None)
-        self._preprocess = lru_cache(maxsize=_TEXT_CACHE_SIZE)(self._preprocess_uncached)
-        # (the statistics' fields..., alignment, candidate count, score values or None): one flat tuple of ints,
-        # tuples of ints and floats and (native) untracked Matches, which the garbage collector untracks in its
-        # first pass and then never scans again; a MeteorStats is made from the fields on a hit
-        self._pair_cache: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple] = {}
         self._base_signature = "|".join((
             f"meteor-{METEOR_VERSION}",
             f"lang:{params.language}",
@@ -202,6 +187,21 @@ class Meteor(SummedStatsScorer):
             f"fw:{fw_id}",
         ) + tuple(self._resource_ids) + _extension_ids(params)
             + ((f"preset:{params.preset}",) if params.preset else ()))
+        # the formula goes to the compiled core too, which then scores each pair it aligns (not with crossings,
+        # which are counted in Python)
+        formula = ((params.weights, params.alpha, params.beta, params.gamma, params.delta)
+                   if params.fragmentation == "chunks" and len(params.weights) <= len(params.modules) else None)
+        self._native = (NativeEngine(self._matchers, self._exact_type, params.beam_size, self._counter,
+                                     params.char_based, self._candidates, formula, self.signature)
+                        if self.engine == "native" else None)
+        self._ascii_tokens = (ascii_normalizer(params.language, params.normalization == "norm")
+                              if self._native is not None and params.normalization in ("norm", "norm_nopunct")
+                              else None)
+        self._preprocess = lru_cache(maxsize=_TEXT_CACHE_SIZE)(self._preprocess_uncached)
+        # (the statistics' fields..., alignment, candidate count, score values or None): one flat tuple of ints,
+        # tuples of ints and floats and (native) untracked Matches, which the garbage collector untracks in its
+        # first pass and then never scans again; a MeteorStats is made from the fields on a hit
+        self._pair_cache: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple] = {}
 
     def _make_matcher(self, module: str, cache_dir: Optional[str],
                       paraphrases: Optional[Background[ParaphraseTable]] = None) -> Matcher:
@@ -303,6 +303,15 @@ class Meteor(SummedStatsScorer):
                     tokenized.append(self._segment_tokens(hyp, refs))
                 except ValueError as exc:
                     raise ValueError(f"segment {first + j}: {exc}") from None
+            native = self._native
+            if native is not None and native.segments:  # each segment's result made in C
+                segment, limit, out = native.segment, self.max_segment_candidates, []
+                for j, (hyp, refs) in enumerate(tokenized):
+                    done = segment(hyp, refs, limit)
+                    if type(done) is int:
+                        raise_over_candidate_limit(limit, f"segment {first + j}: " + _pairs_named(done))
+                    out.append(done)
+                return out
             aligned = self._align_segments(tokenized, lambda j: f"segment {first + j}: ")
             return [self._best(h, refs, segment) for (h, refs), segment in zip(tokenized, aligned)]
 
@@ -366,6 +375,12 @@ class Meteor(SummedStatsScorer):
 
     def _segment(self, hyp: str, refs: Sequence[str]) -> SegmentResult:
         hyp_tokens, ref_tokens = self._segment_tokens(hyp, refs)
+        native = self._native
+        if native is not None and native.segments:  # the result made in C
+            done = native.segment(hyp_tokens, ref_tokens, self.max_segment_candidates)
+            if type(done) is int:
+                raise_over_candidate_limit(self.max_segment_candidates, _pairs_named(done))
+            return done
         used = 0  # candidate matches against the references before this one (the limit is the segment's)
         aligned = []
         for k, ref in enumerate(ref_tokens):

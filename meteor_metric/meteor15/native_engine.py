@@ -17,6 +17,7 @@ import sys
 import threading
 import weakref
 from array import array
+from dataclasses import fields
 from itertools import chain, count
 from pathlib import Path
 from typing import Callable, Optional, Sequence
@@ -24,6 +25,7 @@ from typing import Callable, Optional, Sequence
 from ..core.alignment import Match
 from ..core.javafmt import utf16_len
 from ..core.languages import normalize_language
+from ..core.results import SegmentResult
 from ..core.stats import MeteorStats, make_stats
 from .limits import check_candidates
 from .matcher import ExactMatcher, Matcher, ParaphraseMatcher, StemMatcher, SynonymMatcher
@@ -197,12 +199,14 @@ class NativeEngine:
     UTF-16 length, its stem's hash and its paraphrase vocabulary id, computed in C; its synsets and
     function-word flag, from the Python functions), filled once per token, and the paraphrase walk reads
     the memory-mapped index; given the ``formula`` (weights, alpha, beta, gamma, delta), the core also scores
-    the pair as formula.compute_metrics does. Other modules (``lemma``, ``wn_similarity``) and tables with an
-    empty paraphrase are matched by the Python matchers, then aligned and counted in C. The crossings of
-    ``fragmentation="crossings"`` are counted in Python."""
+    the pair as formula.compute_metrics does, and given the scorer's ``signature`` too, makes a segment's
+    result against its best reference (:meth:`segment`). Other modules (``lemma``, ``wn_similarity``) and
+    tables with an empty paraphrase are matched by the Python matchers, then aligned and counted in C. The
+    crossings of ``fragmentation="crossings"`` are counted in Python."""
 
     def __init__(self, matchers: Sequence[Matcher], exact_type: Sequence[bool], beam_size: int,
-                 counter: StatsCounter, char_based: bool, candidates, formula: Optional[tuple] = None):
+                 counter: StatsCounter, char_based: bool, candidates, formula: Optional[tuple] = None,
+                 signature: Optional[str] = None):
         self._aligner = NativeAligner(exact_type, beam_size)
         self._matchers = list(matchers)
         self._exact_type = list(exact_type)
@@ -229,6 +233,10 @@ class NativeEngine:
         self._vocabulary = table.vocabulary if table is not None else None
         self._para_arrays = table.index_arrays() if table is not None else None
         self._formula = formula
+        #: Whether :meth:`segment` makes segment results in C (the whole pair in C, a formula, a signature).
+        self.segments = self.whole_pair and formula is not None and signature is not None and not self._crossings
+        self._results = ((MeteorStats, tuple(f.name for f in fields(MeteorStats)), SegmentResult,
+                          tuple(f.name for f in fields(SegmentResult)), signature) if self.segments else None)
         self._new_table()
 
     def _new_table(self) -> None:
@@ -236,7 +244,7 @@ class NativeEngine:
         small ints; only equality matters to the matcher). Replaced as one value, so a thread scoring with the
         old table keeps the old numbering."""
         core = (meteor_core.Core(self._kinds, bytes(self._aligner.exact), self._beam_size, self._char_based,
-                                 Match, self._para_arrays, self._vocabulary, self._formula)
+                                 Match, self._para_arrays, self._vocabulary, self._formula, self._results)
                 if self.whole_pair else None)
         self._table: tuple = (core, {}, count())
 
@@ -290,22 +298,40 @@ class NativeEngine:
         limit = -1 if max_candidates is None else max_candidates - used
         if max_candidates is not None and limit < 0:  # (-1 is no limit to the core)
             return None
-        table = self._table
-        core = table[0]
+        core = self._table[0]
         done = core.score_tokens(hyp, ref, limit)
         while type(done) is list:  # tokens the table does not have yet: their data once, then the pair
-            if core.size() + len(done) > MAX_TABLE_TOKENS:  # a fresh table (bounds its memory)
-                self._new_table()
-                table = self._table
-                core = table[0]
-            else:
-                self._add_tokens(table, done)
+            core = self._learn(done)
             done = core.score_tokens(hyp, ref, limit)
         if done is None:
             return None
         alignment, fields, n_candidates, values = done
         stats = make_stats(*fields, *(count_crossings(alignment) if self._crossings else (0, 0)))
         return stats, alignment, n_candidates, values
+
+    def segment(self, hyp: tuple[str, ...], refs: Sequence[tuple[str, ...]], max_candidates: Optional[int]
+                ) -> "SegmentResult | int":
+        """Where :attr:`segments`: the segment result of a hypothesis against its best reference (the first of
+        the best scores), as the scorer makes it from :meth:`pair`'s results, made in C; or past
+        ``max_candidates`` (the segment's candidates against its references so far), the index of the
+        reference that passed it (for the caller to name in the limit's error)."""
+        limit = -1 if max_candidates is None else max_candidates
+        core = self._table[0]
+        done = core.segment(hyp, refs, limit)
+        while type(done) is list:  # tokens the table does not have yet
+            core = self._learn(done)
+            done = core.segment(hyp, refs, limit)
+        return done
+
+    def _learn(self, tokens: Sequence[str]) -> "meteor_core.Core":
+        """Puts tokens the table lacks in it, or past ``MAX_TABLE_TOKENS`` starts a fresh table instead (which
+        bounds its memory; asked again, it lacks them too); the core to score with now."""
+        table = self._table
+        if table[0].size() + len(tokens) > MAX_TABLE_TOKENS:
+            self._new_table()
+        else:
+            self._add_tokens(table, tokens)
+        return self._table[0]
 
     def count(self, hyp: Sequence[str], ref: Sequence[str], matches: Sequence[Match]) -> MeteorStats:
         """:meth:`.statistics.StatsCounter.count`, in C."""

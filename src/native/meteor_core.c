@@ -563,6 +563,9 @@ typedef struct {
     size_t sentence_bytes;      /* ... and the memory they hold */
     struct PairSlot *pairs;     /* the pairs scored last, by their two token tuples (pair_slot) */
     struct MatchSlot *matches;  /* Matches made lately, shared (match_of); NULL: a match type with a dict */
+    PyObject *stats_type, *stats_fields;     /* segment(): the classes of its results and their fields' ... */
+    PyObject *segment_type, *segment_fields; /* ... names (held; NULL: not given, no segment()) ... */
+    PyObject *signature;                     /* ... and the signature each segment result carries */
     Arena arena;          /* scratch memory of a call ... */
     int arena_busy;       /* ... unless a call re-entered (through a finalizer run by an allocation) */
 } Core;
@@ -1576,7 +1579,8 @@ static int token_ids(Core *core, PyObject *tokens, const char *what, int32_t **o
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     int rc = -1;
     if (n > MAX_TOKENS) {
-        PyErr_Format(PyExc_ValueError, "score_tokens: the %s has more than %d tokens", what, MAX_TOKENS);
+        PyErr_Format(PyExc_ValueError, "the native engine takes at most %d tokens per side, the %s has %zd", MAX_TOKENS,
+                     what, n);
         goto done;
     }
     *out = (int32_t *)arena_take(arena, ((size_t)n + 1) * sizeof(int32_t));
@@ -1609,13 +1613,9 @@ done:
     return rc;
 }
 
-/* score_tokens(hyp_tokens, ref_tokens, max_candidates) -> score_pair's result, or a list of the tokens not
- * yet in the table (each once, in order of appearance: add them, then call again). */
-static PyObject *core_score_tokens(Core *core, PyObject *args) {
-    if (core_ready(core)) return NULL;
-    PyObject *hyp_tokens, *ref_tokens;
-    long long max_candidates;
-    if (!PyArg_ParseTuple(args, "OOL:score_tokens", &hyp_tokens, &ref_tokens, &max_candidates)) return NULL;
+/* score_pair's result for two token sequences, or a list of the tokens not yet in the table (each once, in
+ * order of appearance); a new reference, NULL with an error set. */
+static PyObject *pair_result(Core *core, PyObject *hyp_tokens, PyObject *ref_tokens, long long max_candidates) {
     PairSlot *pair = PyTuple_CheckExact(hyp_tokens) && PyTuple_CheckExact(ref_tokens)
                          ? pair_slot(core, hyp_tokens, ref_tokens) : NULL;
     if (pair && pair->hyp == hyp_tokens && pair->ref == ref_tokens) { /* scored lately */
@@ -1668,6 +1668,114 @@ done:
     return result;
 }
 
+/* score_tokens(hyp_tokens, ref_tokens, max_candidates) -> score_pair's result, or a list of the tokens not
+ * yet in the table (each once, in order of appearance: add them, then call again). */
+static PyObject *core_score_tokens(Core *core, PyObject *args) {
+    if (core_ready(core)) return NULL;
+    PyObject *hyp_tokens, *ref_tokens;
+    long long max_candidates;
+    if (!PyArg_ParseTuple(args, "OOL:score_tokens", &hyp_tokens, &ref_tokens, &max_candidates)) return NULL;
+    return pair_result(core, hyp_tokens, ref_tokens, max_candidates);
+}
+
+/* A new instance of the class `type` made as object.__new__(type) makes it (no __init__ runs), its __dict__
+ * holding names[k] -> values[k] for the n names; the values are new references, released here (NULL among
+ * them: an error already set). NULL with an error set. */
+static PyObject *instance_of(PyObject *type, PyObject *names, PyObject **values, Py_ssize_t n) {
+    PyObject *obj = NULL, *dict = NULL;
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (!values[k]) goto done;
+    PyObject *no_args = PyTuple_New(0);
+    if (!no_args) goto done;
+    obj = PyBaseObject_Type.tp_new((PyTypeObject *)type, no_args, NULL);
+    Py_DECREF(no_args);
+    if (!obj || !(dict = PyObject_GenericGetDict(obj, NULL))) goto fail;
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (PyDict_SetItem(dict, PyTuple_GET_ITEM(names, k), values[k])) goto fail;
+    goto done;
+fail:
+    Py_CLEAR(obj);
+done:
+    Py_XDECREF(dict);
+    for (Py_ssize_t k = 0; k < n; k++) Py_XDECREF(values[k]);
+    return obj;
+}
+
+static PyObject *new_ref(PyObject *o) {
+    Py_INCREF(o);
+    return o;
+}
+
+/* The segment result (segment_type) of a hypothesis against its best reference, from score_pair's result
+ * against it (k: its index in refs). */
+static PyObject *segment_of(const Core *core, PyObject *hyp_tokens, PyObject *ref_tokens, Py_ssize_t k,
+                            PyObject *pair) {
+    PyObject *fields = PyTuple_GET_ITEM(pair, 1), *values = PyTuple_GET_ITEM(pair, 3);
+    PyObject *stats_values[13];
+    for (int f = 0; f < 11; f++) stats_values[f] = new_ref(PyTuple_GET_ITEM(fields, f));
+    stats_values[11] = PyLong_FromLong(0); /* no crossings: fragmentation "chunks" */
+    stats_values[12] = PyLong_FromLong(0);
+    PyObject *stats = instance_of(core->stats_type, core->stats_fields, stats_values, 13);
+    PyObject *segment_values[12] = {new_ref(PyTuple_GET_ITEM(values, 0)), new_ref(PyTuple_GET_ITEM(values, 1)),
+                                    new_ref(PyTuple_GET_ITEM(values, 2)), new_ref(PyTuple_GET_ITEM(values, 3)),
+                                    new_ref(PyTuple_GET_ITEM(values, 4)), new_ref(PyTuple_GET_ITEM(fields, 8)),
+                                    stats, PyLong_FromSsize_t(k), new_ref(PyTuple_GET_ITEM(pair, 0)),
+                                    new_ref(hyp_tokens), new_ref(ref_tokens), new_ref(core->signature)};
+    return instance_of(core->segment_type, core->segment_fields, segment_values, 12);
+}
+
+/* segment(hyp_tokens, refs_tokens, max_candidates) -> the segment result against the best reference (the
+ * first of the best scores), or the list of tokens not yet in the table (add them, then call again), or the
+ * index (an int) of the reference whose candidate matches take the segment's past max_candidates (>= 0). */
+static PyObject *core_segment(Core *core, PyObject *args) {
+    if (core_ready(core)) return NULL;
+    PyObject *hyp_tokens, *refs;
+    long long max_candidates;
+    if (!PyArg_ParseTuple(args, "OOL:segment", &hyp_tokens, &refs, &max_candidates)) return NULL;
+    if (!core->segment_type || !core->has_formula) {
+        PyErr_SetString(PyExc_RuntimeError, "segment: the core was made without result classes or formula");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(refs, "segment: the references must be a sequence of token sequences");
+    if (!seq) return NULL;
+    const Py_ssize_t n_refs = PySequence_Fast_GET_SIZE(seq);
+    PyObject *best = NULL, *result = NULL;
+    Py_ssize_t best_k = -1;
+    double best_score = 0;
+    long long used = 0;
+    if (n_refs == 0) {
+        PyErr_SetString(PyExc_ValueError, "segment: no references (a segment needs at least one)");
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < n_refs; k++) {
+        const long long limit = max_candidates < 0 ? -1 : max_candidates - used;
+        if (max_candidates >= 0 && limit < 0) {
+            result = PyLong_FromSsize_t(k);
+            goto done;
+        }
+        PyObject *pair = pair_result(core, hyp_tokens, PySequence_Fast_GET_ITEM(seq, k), limit);
+        if (!pair || !PyTuple_Check(pair)) { /* an error, the missing tokens, or None: past the limit */
+            result = pair == Py_None ? PyLong_FromSsize_t(k) : pair;
+            if (pair == Py_None) Py_DECREF(pair);
+            goto done;
+        }
+        used += PyLong_AsLongLong(PyTuple_GET_ITEM(pair, 2));
+        const double score = PyFloat_AS_DOUBLE(PyTuple_GET_ITEM(PyTuple_GET_ITEM(pair, 3), 0));
+        if (best_k < 0 || score > best_score) {
+            Py_XSETREF(best, pair);
+            best_k = k;
+            best_score = score;
+        } else {
+            Py_DECREF(pair);
+        }
+    }
+    result = segment_of(core, hyp_tokens, PySequence_Fast_GET_ITEM(seq, best_k), best_k, best);
+done:
+    Py_XDECREF(best);
+    Py_DECREF(seq);
+    return result;
+}
+
 static void core_dealloc(Core *core) {
     free(core->hash);
     free(core->stem);
@@ -1689,6 +1797,11 @@ static void core_dealloc(Core *core) {
     for (int k = 0; k < N_PARA_ARRAYS; k++)
         if (core->para_arr[k]) PyBuffer_Release(&core->para_buf[k]);
     Py_XDECREF(core->match_type);
+    Py_XDECREF(core->stats_type);
+    Py_XDECREF(core->stats_fields);
+    Py_XDECREF(core->segment_type);
+    Py_XDECREF(core->segment_fields);
+    Py_XDECREF(core->signature);
     for (int32_t k = 0; k < core->n_tok; k++) Py_XDECREF(core->keys[k]);
     free(core->keys);
     free(core->slots);
@@ -1696,19 +1809,51 @@ static void core_dealloc(Core *core) {
     Py_TYPE(core)->tp_free((PyObject *)core);
 }
 
+/* Whether `names` is a tuple of n str. */
+static int str_tuple(PyObject *names, Py_ssize_t n) {
+    if (!PyTuple_CheckExact(names) || PyTuple_GET_SIZE(names) != n) return 0;
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(names, k))) return 0;
+    return 1;
+}
+
+/* Keeps segment()'s (stats_type, stats_fields, segment_type, segment_fields, signature): two classes whose
+ * instances have a __dict__, their 13 and 12 field names, and a str. 0, or -1 with an error set. */
+static int core_results(Core *core, PyObject *results) {
+    PyObject *stats_type, *stats_fields, *segment_type, *segment_fields, *signature;
+    if (!PyTuple_Check(results) ||
+        !PyArg_ParseTuple(results, "O!O!O!O!U", &PyType_Type, &stats_type, &PyTuple_Type, &stats_fields, &PyType_Type,
+                          &segment_type, &PyTuple_Type, &segment_fields, &signature) ||
+        !str_tuple(stats_fields, 13) || !str_tuple(segment_fields, 12) ||
+        !((PyTypeObject *)stats_type)->tp_dictoffset || !((PyTypeObject *)segment_type)->tp_dictoffset) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, "Core: results must be (stats class, its 13 field names, segment class, its 12 "
+                                         "field names, signature), classes whose instances have a __dict__");
+        return -1;
+    }
+    PyObject *kept[5] = {stats_type, stats_fields, segment_type, segment_fields, signature};
+    for (int k = 0; k < 5; k++) Py_INCREF(kept[k]);
+    core->stats_type = stats_type;
+    core->stats_fields = stats_fields;
+    core->segment_type = segment_type;
+    core->segment_fields = segment_fields;
+    core->signature = signature;
+    return 0;
+}
+
 /* Core(kinds, exact_type, beam_size, char_based, match_type, paraphrase_arrays or None, paraphrase_vocabulary
- * or None) */
+ * or None, formula or None, results or None) */
 static int core_init(Core *core, PyObject *args, PyObject *kwds) {
     (void)kwds;
     Py_buffer kinds = {0}, exact = {0};
     int beam, char_based;
-    PyObject *match_type, *para, *vocab, *formula = Py_None;
+    PyObject *match_type, *para, *vocab, *formula = Py_None, *results = Py_None;
     if (core->match_type) {
         PyErr_SetString(PyExc_RuntimeError, "Core is initialised once");
         return -1;
     }
-    if (!PyArg_ParseTuple(args, "y*y*ipOOO|O:Core", &kinds, &exact, &beam, &char_based, &match_type, &para, &vocab,
-                          &formula))
+    if (!PyArg_ParseTuple(args, "y*y*ipOOO|OO:Core", &kinds, &exact, &beam, &char_based, &match_type, &para, &vocab,
+                          &formula, &results))
         return -1;
     int ok = 0;
     if (kinds.len < 1 || kinds.len > MAX_MODULES || exact.len != kinds.len || beam < 1 || beam > MAX_BEAM) {
@@ -1777,6 +1922,7 @@ static int core_init(Core *core, PyObject *args, PyObject *kwds) {
         PyErr_NoMemory();
         goto done;
     }
+    if (results != Py_None && core_results(core, results)) goto done;
     core->beam = beam;
     core->char_based = char_based;
     Py_INCREF(match_type);
@@ -1934,6 +2080,10 @@ static PyMethodDef core_methods[] = {
     {"score_tokens", (PyCFunction)core_score_tokens, METH_VARARGS,
      "score_tokens(hyp_tokens, ref_tokens, max_candidates) -> score's result, or the list of tokens not yet in "
      "the table (add them, then call again)"},
+    {"segment", (PyCFunction)core_segment, METH_VARARGS,
+     "segment(hyp_tokens, refs_tokens, max_candidates) -> the segment result against the best reference, or the "
+     "list of tokens not yet in the table (add them, then call again), or the index of the reference past "
+     "max_candidates (>= 0) (needs the core's formula and results)"},
     {"score", (PyCFunction)core_score, METH_VARARGS,
      "score(hyp_ids, ref_ids, max_candidates) -> (alignment, stats fields, candidate count, (score, precision, "
      "recall, fmean, fragmentation penalty) or None without a formula) or None past "
