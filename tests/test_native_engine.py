@@ -8,11 +8,13 @@ conformance suite runs under both engines through the ``engine`` fixture (tests/
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import json
 import logging
 import math
 import os
+import pickle
 import random
 import shutil
 import subprocess
@@ -160,6 +162,9 @@ def test_segment_results_made_in_c_equal_the_python_engines():
         assert got == want and got.best_ref == want.best_ref
         assert type(got) is type(want) and list(vars(got)) == list(vars(want))
         assert type(got.stats) is MeteorStats and list(vars(got.stats)) == list(vars(want.stats))
+        assert pickle.loads(pickle.dumps(got)) == want and hash(got.stats) == hash(want.stats)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            got.score = 0.0
     assert [want.best_ref for want in py.score_pairs([(hyp, ["a dog runs", "the cats say that the dog ran"])])] == [1]
     limited = {impl: Meteor(impl=impl, max_segment_candidates=12) for impl in ("python", "native")}
     errors = []

@@ -1678,25 +1678,21 @@ static PyObject *core_score_tokens(Core *core, PyObject *args) {
     return pair_result(core, hyp_tokens, ref_tokens, max_candidates);
 }
 
-/* A new instance of the class `type` made as object.__new__(type) makes it (no __init__ runs), its __dict__
- * holding names[k] -> values[k] for the n names; the values are new references, released here (NULL among
- * them: an error already set). NULL with an error set. */
+/* A new instance of the class `type` made as object.__new__(type) makes it (no __init__ runs), with names[k]
+ * set to values[k] for the n names as object.__setattr__ sets them (past a frozen dataclass's __setattr__: its
+ * instance attributes, kept without a dict object until one is asked for); the values are new references,
+ * released here (NULL among them: an error already set). NULL with an error set. */
 static PyObject *instance_of(PyObject *type, PyObject *names, PyObject **values, Py_ssize_t n) {
-    PyObject *obj = NULL, *dict = NULL;
+    PyObject *obj = NULL;
     for (Py_ssize_t k = 0; k < n; k++)
         if (!values[k]) goto done;
     PyObject *no_args = PyTuple_New(0);
     if (!no_args) goto done;
     obj = PyBaseObject_Type.tp_new((PyTypeObject *)type, no_args, NULL);
     Py_DECREF(no_args);
-    if (!obj || !(dict = PyObject_GenericGetDict(obj, NULL))) goto fail;
-    for (Py_ssize_t k = 0; k < n; k++)
-        if (PyDict_SetItem(dict, PyTuple_GET_ITEM(names, k), values[k])) goto fail;
-    goto done;
-fail:
-    Py_CLEAR(obj);
+    for (Py_ssize_t k = 0; obj && k < n; k++)
+        if (PyObject_GenericSetAttr(obj, PyTuple_GET_ITEM(names, k), values[k])) Py_CLEAR(obj);
 done:
-    Py_XDECREF(dict);
     for (Py_ssize_t k = 0; k < n; k++) Py_XDECREF(values[k]);
     return obj;
 }
