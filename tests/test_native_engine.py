@@ -153,7 +153,7 @@ def test_segment_results_made_in_c_equal_the_python_engines():
     """The core makes a segment's result itself (Core.segment): the Python engine's, field for field, against
     the best reference, the first of equal best scores, with the same error past the candidate limit."""
     py, nat = scorer("default", "python"), scorer("default", "native")
-    assert nat._native.segments
+    assert nat._native.makes_segments
     hyp = "the cat said that the dogs run"
     for refs in (["a dog runs", "the cats say that the dog ran", "the cat said"],  # the best: reference 1
                  ["the cat said that the dogs run", "the cat said that the dogs run"],  # a tie: the first
@@ -188,6 +188,8 @@ def test_a_core_without_result_classes_makes_no_segments():
         engine.segment(("the",), [], None)
     with pytest.raises(TypeError, match="sequence of str"):
         engine.segment(("the",), [("the",), None], None)
+    with pytest.raises(TypeError, match="list or tuple of token sequences"):
+        engine.segment(("the",), iter([("the",)]), None)
     assert engine.segment(("the",) * 5, [("a",), ("the",) * 4], 19) == 1  # the reference past the limit
 
 

@@ -304,7 +304,7 @@ class Meteor(SummedStatsScorer):
                 except ValueError as exc:
                     raise ValueError(f"segment {first + j}: {exc}") from None
             native = self._native
-            if native is not None and native.segments:  # each segment's result made in C
+            if native is not None and native.makes_segments:  # each segment's result made in C
                 segment, limit, out = native.segment, self.max_segment_candidates, []
                 for j, (hyp, refs) in enumerate(tokenized):
                     done = segment(hyp, refs, limit)
@@ -376,7 +376,7 @@ class Meteor(SummedStatsScorer):
     def _segment(self, hyp: str, refs: Sequence[str]) -> SegmentResult:
         hyp_tokens, ref_tokens = self._segment_tokens(hyp, refs)
         native = self._native
-        if native is not None and native.segments:  # the result made in C
+        if native is not None and native.makes_segments:  # the result made in C
             done = native.segment(hyp_tokens, ref_tokens, self.max_segment_candidates)
             if type(done) is int:
                 raise_over_candidate_limit(self.max_segment_candidates, _pairs_named(done))

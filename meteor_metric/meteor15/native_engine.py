@@ -234,9 +234,9 @@ class NativeEngine:
         self._para_arrays = table.index_arrays() if table is not None else None
         self._formula = formula
         #: Whether :meth:`segment` makes segment results in C (the whole pair in C, a formula, a signature).
-        self.segments = self.whole_pair and formula is not None and signature is not None and not self._crossings
+        self.makes_segments = self.whole_pair and formula is not None and signature is not None and not self._crossings
         self._results = ((MeteorStats, tuple(f.name for f in fields(MeteorStats)), SegmentResult,
-                          tuple(f.name for f in fields(SegmentResult)), signature) if self.segments else None)
+                          tuple(f.name for f in fields(SegmentResult)), signature) if self.makes_segments else None)
         self._new_table()
 
     def _new_table(self) -> None:
@@ -311,7 +311,7 @@ class NativeEngine:
 
     def segment(self, hyp: tuple[str, ...], refs: Sequence[tuple[str, ...]], max_candidates: Optional[int]
                 ) -> "SegmentResult | int":
-        """Where :attr:`segments`: the segment result of a hypothesis against its best reference (the first of
+        """Where :attr:`makes_segments`: the segment result of a hypothesis against its best reference (the first of
         the best scores), as the scorer makes it from :meth:`pair`'s results, made in C; or past
         ``max_candidates`` (the segment's candidates against its references so far), the index of the
         reference that passed it (for the caller to name in the limit's error)."""
@@ -329,9 +329,9 @@ class NativeEngine:
         table = self._table
         if table[0].size() + len(tokens) > MAX_TABLE_TOKENS:
             self._new_table()
-        else:
-            self._add_tokens(table, tokens)
-        return self._table[0]
+            return self._table[0]
+        self._add_tokens(table, tokens)
+        return table[0]
 
     def count(self, hyp: Sequence[str], ref: Sequence[str], matches: Sequence[Match]) -> MeteorStats:
         """:meth:`.statistics.StatsCounter.count`, in C."""

@@ -1574,7 +1574,7 @@ static PyObject *core_score(Core *core, PyObject *args) {
  * set. */
 static int token_ids(Core *core, PyObject *tokens, const char *what, int32_t **out, int32_t *n_out,
                      PyObject **missing, Arena *arena) {
-    PyObject *seq = PySequence_Fast(tokens, "score_tokens: tokens must be a sequence of str");
+    PyObject *seq = PySequence_Fast(tokens, "tokens must be a sequence of str");
     if (!seq) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     int rc = -1;
@@ -1592,7 +1592,7 @@ static int token_ids(Core *core, PyObject *tokens, const char *what, int32_t **o
     PyObject **items = PySequence_Fast_ITEMS(seq);
     for (Py_ssize_t k = 0; k < n; k++) {
         if (!PyUnicode_Check(items[k])) {
-            PyErr_Format(PyExc_TypeError, "score_tokens: %s token %zd is %s, not str", what, k,
+            PyErr_Format(PyExc_TypeError, "%s token %zd is %s, not str", what, k,
                          Py_TYPE(items[k])->tp_name);
             goto done;
         }
@@ -1732,9 +1732,13 @@ static PyObject *core_segment(Core *core, PyObject *args) {
         PyErr_SetString(PyExc_RuntimeError, "segment: the core was made without result classes or formula");
         return NULL;
     }
-    PyObject *seq = PySequence_Fast(refs, "segment: the references must be a sequence of token sequences");
+    if (!PyList_Check(refs) && !PyTuple_Check(refs)) {
+        PyErr_SetString(PyExc_TypeError, "segment: the references must be a list or tuple of token sequences");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Tuple(refs); /* (a copy: scoring may run Python code, which could change a list) */
     if (!seq) return NULL;
-    const Py_ssize_t n_refs = PySequence_Fast_GET_SIZE(seq);
+    const Py_ssize_t n_refs = PyTuple_GET_SIZE(seq);
     PyObject *best = NULL, *result = NULL;
     Py_ssize_t best_k = -1;
     double best_score = 0;
@@ -1749,7 +1753,7 @@ static PyObject *core_segment(Core *core, PyObject *args) {
             result = PyLong_FromSsize_t(k);
             goto done;
         }
-        PyObject *pair = pair_result(core, hyp_tokens, PySequence_Fast_GET_ITEM(seq, k), limit);
+        PyObject *pair = pair_result(core, hyp_tokens, PyTuple_GET_ITEM(seq, k), limit);
         if (!pair || !PyTuple_Check(pair)) { /* an error, the missing tokens, or None: past the limit */
             result = pair == Py_None ? PyLong_FromSsize_t(k) : pair;
             if (pair == Py_None) Py_DECREF(pair);
@@ -1765,7 +1769,7 @@ static PyObject *core_segment(Core *core, PyObject *args) {
             Py_DECREF(pair);
         }
     }
-    result = segment_of(core, hyp_tokens, PySequence_Fast_GET_ITEM(seq, best_k), best_k, best);
+    result = segment_of(core, hyp_tokens, PyTuple_GET_ITEM(seq, best_k), best_k, best);
 done:
     Py_XDECREF(best);
     Py_DECREF(seq);
