@@ -5,7 +5,7 @@
     python tests/fuzz/fuzz_native.py -runs=20000 -max_len=4096 -len_control=0   # bounded run (libFuzzer flags)
     python tests/fuzz/fuzz_native.py -max_total_time=600    # ten minutes
 
-Each input is decoded into one of six targets:
+Each input is decoded into one of seven targets:
 
 * ``text``: a hypothesis and a reference (arbitrary Unicode) scored by both engines in the default
   configuration and in character mode: statistics, alignment and the score's values (score, precision,
@@ -19,6 +19,9 @@ Each input is decoded into one of six targets:
 * ``wordnet``: a word (arbitrary text, or a table word with a suffix and characters changed) looked up in the
   compiled core's WordNet index and in the Python table: the same synset ids; and arbitrary bytes, starts and
   counts as the tables the index parses: it may only raise ``ValueError``;
+* ``segments``: a hypothesis against one to four references (of the same few sentences) within a random
+  candidate limit, through ``sentence_score`` (the core's ``segment``): the same result and best reference, or
+  the same error;
 * ``kept_pairs``: pairs of a few fixed token tuples (which the core keeps, finds again and evicts) within a
   random candidate limit: the pure-Python engine's statistics, alignment and candidate count, or the
   limit's refusal exactly where the Python count passes it.
@@ -155,7 +158,29 @@ def check_kept_pairs(fdp: atheris.FuzzedDataProvider) -> None:
         assert found + used <= limit and got[:3] == (stats, tuple(alignment), found), (hyp, ref, limit, used)
 
 
-TARGETS = (check_text, check_ascii, check_tokens, check_raw, check_wordnet, check_kept_pairs)
+#: Scorers whose candidate limit each input sets (the segment's, over all its references).
+LIMITED = {impl: Meteor(impl=impl) for impl in ("python", "native")}
+
+
+def check_segments(fdp: atheris.FuzzedDataProvider) -> None:
+    hyp = " ".join(KEPT[fdp.ConsumeIntInRange(0, len(KEPT) - 1)])
+    refs = [" ".join(KEPT[fdp.ConsumeIntInRange(0, len(KEPT) - 1)]) for _ in range(fdp.ConsumeIntInRange(1, 4))]
+    limit = fdp.ConsumeIntInRange(-1, 80)
+    results = []
+    for scorer in LIMITED.values():
+        scorer.max_segment_candidates = None if limit < 0 else limit
+        try:
+            results.append(scorer.sentence_score(hyp, refs))
+        except ValueError as exc:
+            results.append(str(exc))
+    py, nat = results
+    if isinstance(py, str) or isinstance(nat, str):
+        assert py == nat, (hyp, refs, limit, py, nat)
+    else:
+        assert same(nat, py) and nat.best_ref == py.best_ref, (hyp, refs, limit)
+
+
+TARGETS = (check_text, check_ascii, check_tokens, check_raw, check_wordnet, check_kept_pairs, check_segments)
 
 
 def one_input(data: bytes) -> None:
