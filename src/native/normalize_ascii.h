@@ -35,8 +35,8 @@ static int text_has(const Text *t, char c) { return t->n && memchr(t->s, c, t->n
 /* Character classes, one table look-up each (a chain of comparisons per character took a third of the
  * port's instructions): CH_OK a character the port takes; CH_KEEP one that step 2 leaves in place (letters,
  * digits, whitespace and . ' ` , -); CH_DELIM StringTokenizer's delimiters; CH_ODD the two characters the first
- * pass looks further at ('.' for a dot run, 'D' for DOTMULTI). */
-enum { CH_OK = 1, CH_KEEP = 2, CH_DIGIT = 4, CH_ALPHA = 8, CH_DELIM = 16, CH_ODD = 32 };
+ * pass looks further at ('.' for a dot run, 'D' for DOTMULTI); CH_DOT the dot, for sub_around's classes. */
+enum { CH_OK = 1, CH_KEEP = 2, CH_DIGIT = 4, CH_ALPHA = 8, CH_DELIM = 16, CH_ODD = 32, CH_DOT = 64 };
 #define CH_ALNUM (CH_DIGIT | CH_ALPHA)
 
 static unsigned char char_class[256];
@@ -49,7 +49,7 @@ static void char_class_init(void) {
     for (int c = 'a'; c <= 'z'; c++) char_class[c] |= CH_KEEP | CH_ALPHA;
     for (int c = 'A'; c <= 'Z'; c++) char_class[c] |= CH_KEEP | CH_ALPHA;
     for (const char *k = " \t\n\r\f"; *k; k++) char_class[(unsigned char)*k] |= CH_DELIM;
-    char_class['.'] |= CH_ODD;
+    char_class['.'] |= CH_ODD | CH_DOT;
     char_class['D'] |= CH_ODD;
 }
 
@@ -65,22 +65,15 @@ static ptrdiff_t text_find(const Text *t, char sep, ptrdiff_t from) {
     return at ? at - t->s : -1;
 }
 
-enum { CLASS_DIGIT, CLASS_ALNUM, CLASS_ALNUM_DOT };
-
-static int in_class(char c, int cls) {
-    if (cls == CLASS_DIGIT) return is_digit(c);
-    if (cls == CLASS_ALNUM) return is_alnum(c);
-    return is_alnum(c) || c == '.';
-}
-
-/* normalize.sub_around into out (t unchanged): re.sub(f"([L]){sep}([R])", rf"\1{repl}\2", t). */
+/* normalize.sub_around into out (t unchanged): re.sub(f"([L]){sep}([R])", rf"\1{repl}\2", t), the classes
+ * L and R given as char_class bits (left_in, right_in: whether the character is in it or not). */
 static int sub_around_c(const Text *t, char sep, int left, int left_in, int right, int right_in, const char *repl,
                         Text *out) {
     out->n = 0;
     size_t pos = 0, repl_n = strlen(repl);
     ptrdiff_t last = (ptrdiff_t)t->n - 1, i = text_find(t, sep, 1);
     while (0 < i && i < last) {
-        if (in_class(t->s[i - 1], left) == left_in && in_class(t->s[i + 1], right) == right_in) {
+        if (char_is(t->s[i - 1], left) == left_in && char_is(t->s[i + 1], right) == right_in) {
             if (text_add(out, t->s + pos, (size_t)i - pos) || text_add(out, repl, repl_n)) return -1;
             pos = (size_t)i + 1;
             i = text_find(t, sep, i + 3);
@@ -246,9 +239,9 @@ static int normalize_ascii_c(const char *line, size_t n, PyObject *prefixes, int
     } while (0)
     /* 4. commas, except inside numbers */
     if (text_has(w, ',')) {
-        STEP(sub_around_c(w, ',', CLASS_DIGIT, 0, CLASS_DIGIT, 0, " , ", o));
-        STEP(sub_around_c(w, ',', CLASS_DIGIT, 1, CLASS_DIGIT, 0, " , ", o));
-        STEP(sub_around_c(w, ',', CLASS_DIGIT, 0, CLASS_DIGIT, 1, " , ", o));
+        STEP(sub_around_c(w, ',', CH_DIGIT, 0, CH_DIGIT, 0, " , ", o));
+        STEP(sub_around_c(w, ',', CH_DIGIT, 1, CH_DIGIT, 0, " , ", o));
+        STEP(sub_around_c(w, ',', CH_DIGIT, 0, CH_DIGIT, 1, " , ", o));
     }
     /* 5. quotes */
     for (char *tick = w->n ? (char *)memchr(w->s, '`', w->n) : NULL; tick;
@@ -258,7 +251,7 @@ static int normalize_ascii_c(const char *line, size_t n, PyObject *prefixes, int
     /* 6-7. dashes; hyphens between words */
     if (text_has(w, '-')) {
         if (text_contains(w, "--")) STEP(replace_c(w, "--", "-", o));
-        STEP(sub_around_c(w, '-', CLASS_ALNUM_DOT, 1, CLASS_ALNUM, 1, " ", o));
+        STEP(sub_around_c(w, '-', CH_ALNUM | CH_DOT, 1, CH_ALNUM, 1, " ", o));
     }
     /* 8. apostrophes */
     if (text_has(w, '\'')) {
