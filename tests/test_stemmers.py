@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from meteor_metric.meteor15.stemmers import (FAST_LANGUAGES, LANGUAGES, UNVERIFIED_LANGUAGES, _StemCache,
-                                             distribution_version, get_stemmer, stem_all)
+                                             distribution_version, get_stemmer, stem_all, stem_uncached)
 
 DATA = Path(__file__).parent / "data"
 ORACLE = Path(__file__).resolve().parents[1] / "scripts" / "stemmer_oracle" / "oracle.py"
@@ -53,6 +53,22 @@ def test_stems_in_one_call_are_the_jars(language):
     assert stem_all(cache.__getitem__, batch) == [expected[w] for w in words[:3000] + words[:10]] + \
         [_StemCache(language).stem(w) for w in odd]
     assert stem_all(cache.__getitem__, words[3000:]) == [expected[w] for w in words[3000:]]  # no surrogate
+
+
+@pytest.mark.parametrize("language", GOLDEN)
+def test_uncached_stems_are_the_jars(language):
+    """stem_uncached (what the native engine asks for the tokens its table lacks: it keeps their stems itself)
+    gives the jar's golden stems, in order, with repeats; an ASCII batch leaves the cache as it was, a batch with
+    words PyStemmer cannot take is stemmed as stem() stems them."""
+    expected = golden(language)
+    words = list(expected)
+    ascii_words = [w for w in words if w.isascii()][:2000]
+    cache = _StemCache(language)
+    assert stem_uncached(cache.__getitem__, ascii_words + ascii_words[:5]) == [expected[w] for w in ascii_words + ascii_words[:5]]
+    assert len(cache) == 0 or language not in FAST_LANGUAGES
+    odd = ["runn\ud800ing", "\U0001F600ings", "", "a\x00bs"]
+    assert stem_uncached(cache.__getitem__, words[:3000] + odd) == [expected[w] for w in words[:3000]] + \
+        [_StemCache(language).stem(w) for w in odd]
 
 
 def test_the_version_read_beside_a_module_is_the_installed_distributions(tmp_path):

@@ -17,8 +17,9 @@ import sys
 import threading
 import weakref
 from array import array
+from collections import deque
 from dataclasses import fields
-from itertools import chain, count
+from itertools import chain, count, repeat
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
@@ -219,7 +220,7 @@ class NativeEngine:
         self.whole_pair = None not in kinds and not any(
             isinstance(m, ParaphraseMatcher) and m.table.empty_paraphrase for m in matchers)
         self._kinds = bytes(kinds) if self.whole_pair else b""
-        self._stems = next((m.stems for m in matchers if type(m) is StemMatcher), None)
+        self._stems = next((m.uncached_stems for m in matchers if type(m) is StemMatcher), None)
         self._synsets = next((m.lookup for m in matchers if type(m) is SynonymMatcher), None)
         # WordNet's synset ids are ints (byte offsets) the core takes as the table's text holds them (and looks
         # up itself in the compiled index where there is one); others (OMW's names) are numbered per table
@@ -251,17 +252,20 @@ class NativeEngine:
     def _add_tokens(self, table: tuple, tokens: Sequence[str]) -> None:
         """Puts tokens in a table (each if another thread has not): their stems (all in one call), synsets
         and function-word flags from the Python functions, or the synsets from the compiled WordNet index (the
-        core computes their Java hashes, lengths and paraphrase vocabulary ids)."""
+        core computes their Java hashes, lengths and paraphrase vocabulary ids). The core keeps what it needs
+        of them: the Python caches do not gain the tokens."""
         core, numbers, fresh = table
-        synsets_of, numbered, is_function_word = self._synsets, self._numbered, self._counter.is_function_word
-        stems = self._stems(tokens) if self._stems else [None] * len(tokens)
-        add, wordnet = core.add_token, self._wordnet
-        for token, stem in zip(tokens, stems):
-            # (ids: C sorts them and drops repeats; the WordNet index: C looks the token up in it)
-            synsets = wordnet if wordnet is not None else synsets_of(token) if synsets_of else ()
-            if numbered:  # each synset's number: the first one given to it (setdefault is atomic; a number
-                synsets = list(map(numbers.setdefault, synsets, fresh))  # drawn and not kept is skipped)
-            add(token, stem, synsets, is_function_word(token))
+        synsets_of, wordnet = self._synsets, self._wordnet
+        stems = self._stems(tokens) if self._stems else repeat(None)
+        flags = self._counter.uncached_function_flags(tokens)
+        if wordnet is not None:  # C looks each token up in the index
+            deque(map(core.add_token, tokens, stems, repeat(wordnet), flags), 0)
+            return
+        for token, stem, flag in zip(tokens, stems, flags):
+            synsets = synsets_of(token) if synsets_of else ()  # (ids: C sorts them and drops repeats)
+            if self._numbered:  # each synset's number: the first one given to it (setdefault is atomic; a
+                synsets = list(map(numbers.setdefault, synsets, fresh))  # number drawn and not kept is skipped)
+            core.add_token(token, stem, synsets, flag)
 
     def pair(self, hyp: tuple[str, ...], ref: tuple[str, ...], max_candidates: Optional[int] = None,
              where: str = "the hypothesis and reference", used: int = 0

@@ -284,6 +284,14 @@ class _StemCache(dict):
                 self.update(zip(new, stems))
         return [self[w] for w in words]
 
+    def uncached(self, words: Sequence[str]) -> list[str]:
+        """The stems of ``words``, not kept (for a caller that keeps them itself): ASCII words all in one
+        PyStemmer call, others as :meth:`many` stems them."""
+        if self._fast is not None and all(map(str.isascii, words)):  # (no lone surrogate, nothing astral)
+            with self._lock:
+                return self._fast.stemWords(words)
+        return self.many(words)
+
     def stem(self, word: str) -> str:
         """The jar's stem of ``word`` (uncached)."""
         text = word
@@ -341,6 +349,15 @@ def stem_all(stem: Callable[[str], str], words: Sequence[str]) -> list[str]:
     cache = getattr(stem, "__self__", None)
     if isinstance(cache, _StemCache):
         return cache.many(words)
+    return list(map(stem, words))
+
+
+def stem_uncached(stem: Callable[[str], str], words: Sequence[str]) -> list[str]:
+    """:func:`stem_all` for a caller that keeps the stems itself: a stemmer of :func:`get_stemmer` does not
+    cache the words it has not seen (:meth:`_StemCache.uncached`)."""
+    cache = getattr(stem, "__self__", None)
+    if isinstance(cache, _StemCache):
+        return cache.uncached(words)
     return list(map(stem, words))
 
 
