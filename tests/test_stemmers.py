@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from meteor_metric.meteor15.stemmers import (FAST_LANGUAGES, LANGUAGES, UNVERIFIED_LANGUAGES, _StemCache,
-                                             distribution_version, get_stemmer, stem_all, stem_uncached)
+                                             distribution_version, get_stemmer, stem_uncached)
 
 DATA = Path(__file__).parent / "data"
 ORACLE = Path(__file__).resolve().parents[1] / "scripts" / "stemmer_oracle" / "oracle.py"
@@ -41,7 +41,7 @@ def test_golden_stems(language):
 
 @pytest.mark.parametrize("language", GOLDEN)
 def test_stems_in_one_call_are_the_jars(language):
-    """stem_all (a batch's new words in one PyStemmer call) on a fresh cache gives the jar's golden stems, in
+    """The cache's many() (a batch's new words in one PyStemmer call) on a fresh cache gives the jar's golden stems, in
     order, with repeats, words cached before, and words PyStemmer cannot take (a lone surrogate in the batch:
     each word on its own; astral characters: the pure-Python code) stemmed as stem() stems them."""
     expected = golden(language)
@@ -50,9 +50,9 @@ def test_stems_in_one_call_are_the_jars(language):
     cache = _StemCache(language)
     cache[words[0]]  # cached before
     batch = words[:3000] + words[:10] + odd
-    assert stem_all(cache.__getitem__, batch) == [expected[w] for w in words[:3000] + words[:10]] + \
+    assert cache.many(batch) == [expected[w] for w in words[:3000] + words[:10]] + \
         [_StemCache(language).stem(w) for w in odd]
-    assert stem_all(cache.__getitem__, words[3000:]) == [expected[w] for w in words[3000:]]  # no surrogate
+    assert cache.many(words[3000:]) == [expected[w] for w in words[3000:]]  # no surrogate
 
 
 @pytest.mark.parametrize("language", GOLDEN)
@@ -64,7 +64,8 @@ def test_uncached_stems_are_the_jars(language):
     words = list(expected)
     ascii_words = [w for w in words if w.isascii()][:2000]
     cache = _StemCache(language)
-    assert stem_uncached(cache.__getitem__, ascii_words + ascii_words[:5]) == [expected[w] for w in ascii_words + ascii_words[:5]]
+    batch = ascii_words + ascii_words[:5]
+    assert stem_uncached(cache.__getitem__, batch) == [expected[w] for w in batch]
     assert len(cache) == 0 or language not in FAST_LANGUAGES
     odd = ["runn\ud800ing", "\U0001F600ings", "", "a\x00bs"]
     assert stem_uncached(cache.__getitem__, words[:3000] + odd) == [expected[w] for w in words[:3000]] + \

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Callable, NamedTuple, Optional, Protocol, Sequence
 
 from ..core.javafmt import java_string_hash
-from .stemmers import stem_all, stem_uncached
+from .stemmers import stem_uncached
 
 Span = tuple[int, int, int, int]
 
@@ -128,12 +128,9 @@ class StemMatcher:
         """A token's stem (the jar's stemmer)."""
         return self._stem(token)
 
-    def stems(self, tokens: Sequence[str]) -> list[str]:
-        """:meth:`stem` of each token (new words stemmed in one call where the stemmer can)."""
-        return stem_all(self._stem, tokens)
-
     def uncached_stems(self, tokens: Sequence[str]) -> list[str]:
-        """:meth:`stems`, for a caller that keeps them: the stemmer's cache does not gain the new words."""
+        """:meth:`stem` of each token, for a caller that keeps them: in one call where the stemmer can, an
+        all-ASCII batch not cached (:func:`~.stemmers.stem_uncached`)."""
         return stem_uncached(self._stem, tokens)
 
     def stem_key(self, token: str) -> int:

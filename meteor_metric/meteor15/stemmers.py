@@ -285,8 +285,8 @@ class _StemCache(dict):
         return [self[w] for w in words]
 
     def uncached(self, words: Sequence[str]) -> list[str]:
-        """The stems of ``words``, not kept (for a caller that keeps them itself): ASCII words all in one
-        PyStemmer call, others as :meth:`many` stems them."""
+        """The stems of ``words`` for a caller that keeps them itself: a batch of ASCII words in one PyStemmer
+        call, none of them cached; any other batch as :meth:`many` stems it (cached)."""
         if self._fast is not None and all(map(str.isascii, words)):  # (no lone surrogate, nothing astral)
             with self._lock:
                 return self._fast.stemWords(words)
@@ -343,18 +343,9 @@ def _cache(language: str) -> Callable[[str], str]:
     return _StemCache(language).__getitem__
 
 
-def stem_all(stem: Callable[[str], str], words: Sequence[str]) -> list[str]:
-    """``[stem(w) for w in words]``, for a stemmer of :func:`get_stemmer`: its new words in one call where it
-    can."""
-    cache = getattr(stem, "__self__", None)
-    if isinstance(cache, _StemCache):
-        return cache.many(words)
-    return list(map(stem, words))
-
-
 def stem_uncached(stem: Callable[[str], str], words: Sequence[str]) -> list[str]:
-    """:func:`stem_all` for a caller that keeps the stems itself: a stemmer of :func:`get_stemmer` does not
-    cache the words it has not seen (:meth:`_StemCache.uncached`)."""
+    """``[stem(w) for w in words]``, for a caller that keeps the stems itself: a stemmer of :func:`get_stemmer`
+    stems them in one call where it can, and caches none of a batch of ASCII words (:meth:`_StemCache.uncached`)."""
     cache = getattr(stem, "__self__", None)
     if isinstance(cache, _StemCache):
         return cache.uncached(words)
