@@ -40,10 +40,6 @@ class StatsCounter:
         """Whether each token is a function word (the jar lowercases the token for this test)."""
         return cached_map(tokens, self._function_cache, self.is_function_word)
 
-    def uncached_function_flags(self, tokens: Sequence[str]) -> list[bool]:
-        """:meth:`function_flags`, for a caller that keeps them: the cache does not gain the tokens."""
-        return list(map(self._function_words.__contains__, map(java_lower, tokens)))
-
     def is_function_word(self, token: str) -> bool:
         """Whether one token is a function word (uncached)."""
         return java_lower(token) in self._function_words
