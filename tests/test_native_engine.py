@@ -845,19 +845,23 @@ def test_a_call_made_during_another_gets_its_own_scratch_memory():
     that block from under it: both return what they return called alone."""
     import gc
 
-    class Pair(tuple):  # a Match type whose allocation runs the collector
-        __slots__ = ()
+    class Pair(tuple):  # a Match type whose allocation runs the collector (with an instance dict: the core
+        pass  # makes a new one for every match, where it would hand out the one it made lately otherwise)
+
+    def fresh(words: str) -> tuple:  # a new tuple each call: the core finds no pair or sentence it kept
+        return tuple(words.split())
 
     table = native_engine.meteor_core.Core(b"\x00", b"\x01", 40, False, Pair, None, None)
-    hyp, ref = tuple("the cat sat on the mat by the door".split()), tuple("by the door the mat the cat sat".split())
-    for token in hyp + ref:
+    hyp, ref = "the cat sat on the mat by the door", "by the door the mat the cat sat"
+    for token in fresh(hyp) + fresh(ref):
         table.add_token(token, None, (), False)
-    alone, alone_reversed = table.score_tokens(hyp, ref, -1), table.score_tokens(ref, hyp, -1)
+    alone = table.score_tokens(fresh(hyp), fresh(ref), -1)
+    alone_reversed = table.score_tokens(fresh(ref), fresh(hyp), -1)
     inner = []
 
     class Reenters:
         def __del__(self):
-            inner.append(table.score_tokens(ref, hyp, -1))
+            inner.append(table.score_tokens(fresh(ref), fresh(hyp), -1))
 
     thresholds = gc.get_threshold()
     gc.collect()
@@ -869,7 +873,7 @@ def test_a_call_made_during_another_gets_its_own_scratch_memory():
         del cycle
         gc.set_threshold(1)
         gc.enable()
-        outer = table.score_tokens(hyp, ref, -1)
+        outer = table.score_tokens(fresh(hyp), fresh(ref), -1)
     finally:
         gc.set_threshold(*thresholds)
         gc.enable()
