@@ -34,7 +34,8 @@ static void NAMED(sort_paths)(NAMED(Path) *a, int32_t n) {
 
 /* Offers a successor to the beam: `best` holds the first `beam` successors of a stable sort of all those
  * offered so far (by key, ties in the order offered), which is what aligner._branch's sort and cut keeps.
- * Successors come roughly in key order (their parents do), so an insertion from the end moves little. */
+ * Successors come roughly in key order (their parents do), so an insertion from the end moves little.
+ * best[-1] is a sentinel whose key is below every key: the insertions stop there without counting. */
 static inline void NAMED(beam_offer)(NAMED(Succ) *best, int32_t *n_best, int32_t beam, KEY key, int32_t parent,
                               int32_t cand) {
     int32_t n = *n_best;
@@ -43,7 +44,7 @@ static inline void NAMED(beam_offer)(NAMED(Succ) *best, int32_t *n_best, int32_t
         n--;
     }
     int32_t at = n;
-    while (at > 0 && key < best[at - 1].key) {
+    while (key < best[at - 1].key) {
         best[at] = best[at - 1];
         at--;
     }
@@ -65,7 +66,7 @@ static inline void NAMED(skip_offer)(NAMED(Succ) *best, int32_t *n_best, int32_t
         n--;
     }
     int32_t at = n;
-    while (at > 0 && GOES_BEFORE(best[at - 1])) {
+    while (GOES_BEFORE(best[at - 1])) {
         best[at] = best[at - 1];
         at--;
     }
@@ -88,7 +89,7 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
     const KEY chunk_radix = (KEY)(n_ref + 2) * dist_radix;
     const size_t n_cand = (size_t)p->n_cand + 1, n_slots = (size_t)beam, n_pos = (size_t)n_ref + 1;
     KEY *gain_key, *distance, *skip_key;
-    int32_t *span_word, *last_after;
+    int32_t *span_word, *hyp_start, *last_after;
     uint64_t *span_mask, *cur_bits, *next_bits;
     NAMED(Path) *cur_paths, *next_paths;
     NAMED(Succ) *best;
@@ -99,10 +100,11 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
         distance = (KEY *)carve(&block, n_cand, sizeof(KEY));
         /* a candidate's hypothesis words as one bitset word and mask (mask 0: a span across words) */
         span_word = (int32_t *)carve(&block, n_cand, sizeof(int32_t));
+        hyp_start = (int32_t *)carve(&block, n_cand, sizeof(int32_t));
         span_mask = (uint64_t *)carve(&block, n_cand, sizeof(uint64_t));
         cur_paths = (NAMED(Path) *)carve(&block, n_slots, sizeof(NAMED(Path)));
         next_paths = (NAMED(Path) *)carve(&block, n_slots, sizeof(NAMED(Path)));
-        best = (NAMED(Succ) *)carve(&block, n_slots, sizeof(NAMED(Succ)));
+        best = (NAMED(Succ) *)carve(&block, n_slots + 1, sizeof(NAMED(Succ))); /* best[0]: the sentinel */
         skip_key = (KEY *)carve(&block, n_slots, sizeof(KEY)); /* each parent's skip, found with its candidates */
         cur_bits = (uint64_t *)carve(&block, n_slots * (size_t)words, sizeof(uint64_t));
         next_bits = (uint64_t *)carve(&block, n_slots * (size_t)words, sizeof(uint64_t));
@@ -110,6 +112,10 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
         last_after = (int32_t *)carve(&block, n_pos, sizeof(int32_t));
         if (pass == 0 && !carve_allocate(&block, arena)) return -2;
     }
+    best[0].key = -((KEY)1 << (8 * sizeof(KEY) - 2)); /* below every key (search() bounds them) */
+    best[0].parent = -1;
+    best[0].cand = SKIP;
+    best++;
     memset(cur_bits, 0, (size_t)words * sizeof(uint64_t)); /* the first path's words */
     memset(inside, 0, n_pos);
     for (int32_t i = 0; i < p->n_cand; i++) {
@@ -117,6 +123,7 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
         distance[i] = distance_of(p, i);
         const int32_t start = HS(p, i), len = HL(p, i);
         span_word[i] = start >> 6;
+        hyp_start[i] = start;
         span_mask[i] = (start & 63) + len <= 64 ? (~(uint64_t)0 >> (64 - len)) << (start & 63) : 0;
     }
     int32_t n_paths = 1;
@@ -132,6 +139,7 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
         for (int32_t k = j + 1; k < j + RL(p, f); k++) inside[k] = 1;
     }
     /* aligner._settled_last; a position with a choice is marked by `have = 0` */
+    int64_t n_choices = 0;
     {
         int have = 1;
         int32_t after = -1;
@@ -141,6 +149,7 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
             int32_t f = fixed[c];
             if (f < 0 && ref_cover[c]) {
                 have = 0;
+                n_choices++;
                 continue;
             }
             if (!have) {
@@ -150,6 +159,7 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
             last_after[c] = after;
         }
     }
+    if (!hist_reserve(hs, n_choices * beam)) return -2; /* a position adds at most `beam` entries */
     int settled = 0, in_order = 1; /* in_order: the paths are sorted by key */
     for (int32_t c = 0; c < n_ref; c++) {
         if (inside[c]) continue;
@@ -190,15 +200,18 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
                 continue;
             }
             const uint64_t *qbits = cur_bits + (size_t)q->slot * words;
+            /* (read once: the offers' stores could alias them, so the compiler read them again after each) */
+            const KEY q_key = q->key;
+            const int32_t q_last = q->last;
             KEY parent_distance = 0; /* the jar adds each branch's distance to the parent path */
             for (int32_t i = lo; i < hi; i++) {
                 if (span_blocked(qbits, span_word, span_mask, p, i)) continue;
-                KEY delta = gain_key[i] + parent_distance + (q->last != -1 && HS(p, i) != q->last ? dist_radix : 0);
+                const KEY jump = q_last != -1 && hyp_start[i] != q_last ? dist_radix : 0;
+                NAMED(beam_offer)(best, &n_best, beam, q_key + gain_key[i] + parent_distance + jump, k, i);
                 parent_distance += distance[i];
-                NAMED(beam_offer)(best, &n_best, beam, q->key + delta, k, i);
             }
             /* the skip: the parent itself, its open chunk closed */
-            skip_key[k] = q->key + parent_distance + (q->last != -1 ? dist_radix : 0);
+            skip_key[k] = q_key + parent_distance + (q_last != -1 ? dist_radix : 0);
         }
         for (int32_t k = 0; k < n_paths; k++) {
             const NAMED(Path) *q = &cur_paths[k];
@@ -221,8 +234,14 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
             const NAMED(Path) *q = &cur_paths[s->parent];
             NAMED(Path) *r = &next_paths[k];
             uint64_t *rbits = next_bits + (size_t)k * words;
-            if (words == 1) *rbits = cur_bits[q->slot];
-            else memcpy(rbits, cur_bits + (size_t)q->slot * words, (size_t)words * sizeof(uint64_t));
+            if (words == 1) {
+                *rbits = cur_bits[q->slot];
+            } else if (words == 2) {
+                rbits[0] = cur_bits[2 * (size_t)q->slot];
+                rbits[1] = cur_bits[2 * (size_t)q->slot + 1];
+            } else {
+                memcpy(rbits, cur_bits + (size_t)q->slot * words, (size_t)words * sizeof(uint64_t));
+            }
             *r = *q;
             r->key = s->key;
             r->slot = k;

@@ -131,6 +131,19 @@ static inline int64_t hist_push(History *hs, int32_t cand, int64_t prev) {
     return hs->n++;
 }
 
+/* Room for `cap` entries (at most HIST_RESERVE_MAX) before the first push: the history of a search grew by
+ * doubling, and each doubling copied it. 0 on memory exhaustion. */
+#define HIST_RESERVE_MAX ((int64_t)1 << 16)
+static int hist_reserve(History *hs, int64_t cap) {
+    cap = cap < HIST_RESERVE_MAX ? cap : HIST_RESERVE_MAX;
+    if (cap <= hs->cap) return 1;
+    Hist *h = (Hist *)arena_grow(hs->arena, hs->h, (size_t)hs->n * sizeof(Hist), (size_t)cap * sizeof(Hist));
+    if (!h) return 0;
+    hs->h = h;
+    hs->cap = cap;
+    return 1;
+}
+
 static int span_used(const uint64_t *bits, int32_t start, int32_t len) {
     for (int32_t k = start; k < start + len; k++)
         if (bits[k >> 6] >> (k & 63) & 1) return 1;
