@@ -89,7 +89,7 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
     const KEY chunk_radix = (KEY)(n_ref + 2) * dist_radix;
     const size_t n_cand = (size_t)p->n_cand + 1, n_slots = (size_t)beam, n_pos = (size_t)n_ref + 1;
     KEY *gain_key, *distance, *skip_key;
-    int32_t *span_word, *hyp_start, *last_after;
+    int32_t *span_word, *hyp_start, *hyp_end, *ref_end, *last_after;
     uint64_t *span_mask, *cur_bits, *next_bits;
     NAMED(Path) *cur_paths, *next_paths;
     NAMED(Succ) *best;
@@ -100,7 +100,9 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
         distance = (KEY *)carve(&block, n_cand, sizeof(KEY));
         /* a candidate's hypothesis words as one bitset word and mask (mask 0: a span across words) */
         span_word = (int32_t *)carve(&block, n_cand, sizeof(int32_t));
-        hyp_start = (int32_t *)carve(&block, n_cand, sizeof(int32_t));
+        hyp_start = (int32_t *)carve(&block, n_cand, sizeof(int32_t)); /* its spans' ends, read per path */
+        hyp_end = (int32_t *)carve(&block, n_cand, sizeof(int32_t));
+        ref_end = (int32_t *)carve(&block, n_cand, sizeof(int32_t));
         span_mask = (uint64_t *)carve(&block, n_cand, sizeof(uint64_t));
         cur_paths = (NAMED(Path) *)carve(&block, n_slots, sizeof(NAMED(Path)));
         next_paths = (NAMED(Path) *)carve(&block, n_slots, sizeof(NAMED(Path)));
@@ -124,6 +126,8 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
         const int32_t start = HS(p, i), len = HL(p, i);
         span_word[i] = start >> 6;
         hyp_start[i] = start;
+        hyp_end[i] = start + len;
+        ref_end[i] = RS(p, i) + RL(p, i);
         span_mask[i] = (start & 63) + len <= 64 ? (~(uint64_t)0 >> (64 - len)) << (start & 63) : 0;
     }
     int32_t n_paths = 1;
@@ -249,8 +253,8 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
                 r->last = -1;
             } else if (s->cand != CARRY) {
                 const int32_t i = s->cand;
-                r->last = HS(p, i) + HL(p, i);
-                r->ref_end = RS(p, i) + RL(p, i);
+                r->last = hyp_end[i];
+                r->ref_end = ref_end[i];
                 r->hist = hist_push(hs, i, q->hist);
                 if (r->hist < 0) return -2;
                 if (span_mask[i]) rbits[span_word[i]] |= span_mask[i];
