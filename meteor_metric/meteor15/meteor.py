@@ -394,8 +394,11 @@ class Meteor(SummedStatsScorer):
         first) and ``max_segment_tokens``."""
         chars, preprocess, check_length = self.max_segment_chars, self._preprocess, self._check_length
         hyp_tokens = check_length(preprocess(check_chars(hyp, chars, "the hypothesis")), "hypothesis")
+        ref_tokens = []  # (a loop, not a comprehension: in Python 3.11 that made a function and its cells a call)
         try:
-            return hyp_tokens, [check_length(preprocess(check_chars(ref, chars, "")), "") for ref in refs]
+            for ref in refs:
+                ref_tokens.append(check_length(preprocess(check_chars(ref, chars, "")), ""))
+            return hyp_tokens, ref_tokens
         except ValueError:  # again, naming the reference (not named above: a name per reference took time)
             return hyp_tokens, [check_length(preprocess(check_chars(ref, chars, f"reference {k}")), f"reference {k}")
                                 for k, ref in enumerate(refs)]
