@@ -272,6 +272,26 @@ def test_the_compiled_normalizers_tokens_are_left_to_reference_counting():
     assert not gc.is_tracked(tokens)
 
 
+def test_uncached_function_flags_are_is_function_words():
+    """StatsCounter.function_flags_uncached (the flags of the tokens the native engine's table lacks) gives
+    is_function_word's flag for every token (the rule the jar's golden statistics check, e.g. "The" in the
+    en_raw cases), in a batch of lower-case ASCII tokens (one set lookup each) and in batches that need the
+    rule (capitals, Java's and Python's lower-casing apart, non-ASCII), and leaves the counter's cache empty."""
+    from meteor_metric.meteor15.normalize import load_function_words
+    from meteor_metric.meteor15.statistics import StatsCounter
+
+    words = sorted(load_function_words("en"))
+    counter = StatsCounter(frozenset(words) | {"σας", "\u2c2f"}, 1)
+    odd = ["The", "OF", "ΣΑΣ", "σας", "\u2c2f", "x\u2c2f", "İt", "\ud800", "", "3", "a-b", "Of"]
+    for batch in (words, words[:3] + ["cat", "1999", ","], odd, words[:5] + ["The"], [w.upper() for w in words]):
+        assert counter.function_flags_uncached(batch) == [counter.is_function_word(t) for t in batch]
+    assert counter.function_flags_uncached(["The", "OF", "cat"]) == [True, True, False]
+    assert not counter._function_cache
+    ascii_words = [w for w in words if w.isascii()]  # (the list also holds "’" and "—")
+    counter.is_function_word = None  # a lower-case ASCII batch takes the set lookups alone
+    assert counter.function_flags_uncached(ascii_words + ["cat"]) == [True] * len(ascii_words) + [False]
+
+
 def test_engine_is_chosen_by_keyword_then_environment(monkeypatch):
     monkeypatch.setenv("METEOR_METRIC_IMPL", "python")
     assert Meteor(modules=["exact"]).engine == "python"

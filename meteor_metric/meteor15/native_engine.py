@@ -257,7 +257,7 @@ class NativeEngine:
         core, numbers, fresh = table
         synsets_of, wordnet = self._synsets, self._wordnet
         stems = self._stems(tokens) if self._stems else repeat(None)
-        flags = list(map(self._counter.is_function_word, tokens))  # (the counter's cache is not filled)
+        flags = self._counter.function_flags_uncached(tokens)
         if wordnet is not None:  # C looks each token up in the index
             deque(map(core.add_token, tokens, stems, repeat(wordnet), flags), 0)
             return

@@ -44,6 +44,14 @@ class StatsCounter:
         """Whether one token is a function word (uncached)."""
         return java_lower(token) in self._function_words
 
+    def function_flags_uncached(self, tokens: Sequence[str]) -> list[bool]:
+        """:meth:`function_flags` without filling the cache. A batch of ASCII tokens without capitals (the
+        normalizers' usual output), which ``java_lower`` leaves as they are, takes one set lookup a token."""
+        joined = "".join(tokens)
+        if joined.isascii() and joined.lower() == joined:
+            return list(map(self._function_words.__contains__, tokens))
+        return list(map(self.is_function_word, tokens))
+
     def count(self, hyp: Sequence[str], ref: Sequence[str], matches: Sequence[Match]) -> MeteorStats:
         """The statistics of ``hyp`` aligned to ``ref`` by ``matches``."""
         n = self._n_modules
