@@ -100,7 +100,8 @@ static int64_t NAMED(search)(const Problem *p, const int32_t *fixed, const int32
         distance = (KEY *)carve(&block, n_cand, sizeof(KEY));
         /* a candidate's hypothesis words as one bitset word and mask (mask 0: a span across words) */
         span_word = (int32_t *)carve(&block, n_cand, sizeof(int32_t));
-        hyp_start = (int32_t *)carve(&block, n_cand, sizeof(int32_t)); /* its spans' ends, read per path */
+        /* its hypothesis start and its spans' ends, read for every path (not from the records) */
+        hyp_start = (int32_t *)carve(&block, n_cand, sizeof(int32_t));
         hyp_end = (int32_t *)carve(&block, n_cand, sizeof(int32_t));
         ref_end = (int32_t *)carve(&block, n_cand, sizeof(int32_t));
         span_mask = (uint64_t *)carve(&block, n_cand, sizeof(uint64_t));
