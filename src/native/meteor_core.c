@@ -627,6 +627,12 @@ typedef struct {
     uint32_t a, b;
 } PPath;
 
+/* A walk's nodes as bits of a 1,024-bit set (node + 1 hashed): a node whose bit is clear is not in it. */
+#define WALK_SEEN_WORDS 16
+static inline uint32_t walk_seen_bit(uint32_t key) {
+    return (key * 0x9E3779B1u) >> 22;
+}
+
 typedef struct {
     Occ *occ;
     PPath *path;
@@ -636,6 +642,7 @@ typedef struct {
     int64_t *slot_last;  /* ... its last, */
     int64_t *next;       /* and each occurrence's next one of the same node (-1: none) */
     uint64_t mask;
+    uint64_t seen[WALK_SEEN_WORDS]; /* bit walk_seen_bit(node) set for each node in it: most look-ups miss */
     Arena *arena; /* where its arrays are */
 } Walk;
 
@@ -657,9 +664,12 @@ static int walk_index(Walk *w) {
         if (pass == 0 && !carve_allocate(&block, w->arena)) return -1;
     }
     memset(w->slot_node, 0, size * sizeof(uint32_t));
+    memset(w->seen, 0, sizeof w->seen);
     w->mask = size - 1;
     for (int64_t k = 0; k < w->n_occ; k++) {
         uint32_t key = (uint32_t)w->occ[k].node + 1;
+        const uint32_t bit = walk_seen_bit(key);
+        w->seen[bit >> 6] |= (uint64_t)1 << (bit & 63);
         uint64_t at = slot_of(key, w->mask);
         while (w->slot_node[at] && w->slot_node[at] != key) at = (at + 1) & w->mask;
         w->next[k] = -1;
@@ -822,6 +832,7 @@ static int sentence_keep_walk(Core *core, Sentence *s, const Walk *w) {
     kept.n_occ = kept.cap_occ = w->n_occ;
     kept.n_path = kept.cap_path = w->n_path;
     kept.mask = w->mask;
+    memcpy(kept.seen, w->seen, sizeof kept.seen);
     core->sentence_bytes += block.used - s->bytes;
     free(s->ids);
     s->ids = ids;
@@ -890,6 +901,8 @@ static void pair_clear(PairSlot *slot) {
 /* The first occurrence of node q in a walk (the next ones: w->next), or -1. */
 static int64_t occ_find(const Walk *w, uint32_t q) {
     if (q == UINT32_MAX) return -1;
+    const uint32_t bit = walk_seen_bit(q + 1);
+    if (!(w->seen[bit >> 6] >> (bit & 63) & 1)) return -1;
     for (uint64_t at = slot_of(q + 1, w->mask); w->slot_node[at]; at = (at + 1) & w->mask)
         if (w->slot_node[at] == q + 1) return w->slot_first[at];
     return -1;
