@@ -730,12 +730,14 @@ static int para_walk(const Core *core, const int32_t *ids, int32_t n, Walk *w) {
             uint32_t lo = child[node], hi = child[node + 1];
             if (lo > hi || hi > n_tok) return -2;
             if (lo == hi) break;
-            uint32_t l = lo, h = hi; /* bisect_left(tok, t, lo, hi) */
-            while (l < h) {
-                uint32_t mid = l + (h - l) / 2;
-                if (tok[mid] < (uint32_t)t) l = mid + 1;
-                else h = mid;
+            /* bisect_left(tok, t, lo, hi) without a branch on the comparisons (each a conditional move) */
+            const uint32_t *base = tok + lo;
+            for (uint32_t len = hi - lo; len > 1;) {
+                const uint32_t half = len / 2;
+                base = base[half] < (uint32_t)t ? base + half : base;
+                len -= half;
             }
+            const uint32_t l = (uint32_t)(base - tok) + (*base < (uint32_t)t);
             if (l == hi || tok[l] != (uint32_t)t) break;
             node = l;
             end++;
