@@ -17,7 +17,6 @@ import sys
 import threading
 import weakref
 from array import array
-from collections import deque
 from dataclasses import fields
 from itertools import chain, count, repeat
 from pathlib import Path
@@ -256,11 +255,11 @@ class NativeEngine:
         of them: the Python caches do not gain the tokens."""
         core, numbers, fresh = table
         synsets_of, wordnet = self._synsets, self._wordnet
-        stems = self._stems(tokens) if self._stems else repeat(None)
         flags = self._counter.function_flags_uncached(tokens)
-        if wordnet is not None:  # C looks each token up in the index
-            deque(map(core.add_token, tokens, stems, repeat(wordnet), flags), 0)
+        if wordnet is not None:  # C looks each token up in the index, all in one call
+            core.add_tokens(tokens, self._stems(tokens) if self._stems else None, wordnet, flags)
             return
+        stems = self._stems(tokens) if self._stems else repeat(None)
         for token, stem, flag in zip(tokens, stems, flags):
             synsets = synsets_of(token) if synsets_of else ()  # (ids: C sorts them and drops repeats)
             if self._numbered:  # each synset's number: the first one given to it (setdefault is atomic; a

@@ -1260,12 +1260,9 @@ static int core_ready(const Core *core) {
  * token's Java hash, UTF-16 length and paraphrase vocabulary id, and its stem's Java hash (0 without a
  * stem: None), are computed here. */
 
-static PyObject *core_add_token(Core *core, PyObject *args) {
-    if (core_ready(core)) return NULL;
-    int fw;
+/* add_token's work for one token (a str: checked by the caller): its id, or NULL with an error set. */
+static PyObject *add_one(Core *core, PyObject *token, PyObject *stem_text, PyObject *synsets, int fw) {
     int32_t hash, stem = 0, u16, unused, para_id = -1;
-    PyObject *token, *stem_text, *synsets;
-    if (!PyArg_ParseTuple(args, "UOOp:add_token", &token, &stem_text, &synsets, &fw)) return NULL;
     if (stem_text != Py_None && !PyUnicode_Check(stem_text)) {
         PyErr_SetString(PyExc_TypeError, "add_token: stem must be a str or None");
         return NULL;
@@ -1389,6 +1386,48 @@ done:
     free(ids);
     Py_XDECREF(seq);
     Py_XDECREF(key);
+    return result;
+}
+
+static PyObject *core_add_token(Core *core, PyObject *args) {
+    if (core_ready(core)) return NULL;
+    int fw;
+    PyObject *token, *stem_text, *synsets;
+    if (!PyArg_ParseTuple(args, "UOOp:add_token", &token, &stem_text, &synsets, &fw)) return NULL;
+    return add_one(core, token, stem_text, synsets, fw);
+}
+
+/* add_tokens(tokens, stems, wordnet, function_words): add_token of each token (a call per token cost more than its
+ * WordNet look-up). The three sequences are copied first, so nothing run meanwhile can change them. */
+static PyObject *core_add_tokens(Core *core, PyObject *args) {
+    if (core_ready(core)) return NULL;
+    PyObject *tokens, *stems, *wordnet, *flags, *copies[3] = {NULL, NULL, NULL}, *result = NULL;
+    if (!PyArg_ParseTuple(args, "OOO!O:add_tokens", &tokens, &stems, &WordNetType, &wordnet, &flags)) return NULL;
+    if (!(copies[0] = PySequence_Tuple(tokens)) || (stems != Py_None && !(copies[1] = PySequence_Tuple(stems))) ||
+        !(copies[2] = PySequence_Tuple(flags)))
+        goto done;
+    const Py_ssize_t n = PyTuple_GET_SIZE(copies[0]);
+    if ((copies[1] && PyTuple_GET_SIZE(copies[1]) != n) || PyTuple_GET_SIZE(copies[2]) != n) {
+        PyErr_Format(PyExc_ValueError, "add_tokens: %zd tokens, %zd stems and %zd function-word flags (one each "
+                     "expected)", n, copies[1] ? PyTuple_GET_SIZE(copies[1]) : n, PyTuple_GET_SIZE(copies[2]));
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *token = PyTuple_GET_ITEM(copies[0], k);
+        if (!PyUnicode_Check(token)) {
+            PyErr_Format(PyExc_TypeError, "add_tokens: token %zd is a %.100s, not a str", k, Py_TYPE(token)->tp_name);
+            goto done;
+        }
+        const int fw = PyObject_IsTrue(PyTuple_GET_ITEM(copies[2], k));
+        if (fw < 0) goto done;
+        PyObject *id = add_one(core, token, copies[1] ? PyTuple_GET_ITEM(copies[1], k) : Py_None, wordnet, fw);
+        if (!id) goto done;
+        Py_DECREF(id);
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    for (int k = 0; k < 3; k++) Py_XDECREF(copies[k]);
     return result;
 }
 
@@ -2105,6 +2144,9 @@ static PyMethodDef core_methods[] = {
      "add_token(token, stem, synsets, function_word) -> token id (stem: a str, or None without a stem module; "
      "synsets: ints, a str of decimal ids, or a WordNet to look the token up in; a token in the table already keeps "
      "its id)"},
+    {"add_tokens", (PyCFunction)core_add_tokens, METH_VARARGS,
+     "add_tokens(tokens, stems, wordnet, function_words) -> None: add_token of each token (stems: a str each, or "
+     "None without a stem module; function_words: a flag each) with its synsets looked up in the WordNet"},
     {"score_tokens", (PyCFunction)core_score_tokens, METH_VARARGS,
      "score_tokens(hyp_tokens, ref_tokens, max_candidates) -> score's result, or the list of tokens not yet in "
      "the table (add them, then call again)"},
