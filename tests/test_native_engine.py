@@ -502,13 +502,18 @@ def test_a_wordnet_given_to_add_token_gives_the_lookups_ids():
         return core
 
     by_index, by_ids = table(lambda word: index), table(lambda word: tuple(wordnet.lookup(word)))
-    matched = 0
-    for _ in range(300):
+    assert candidates_alike(by_index, by_ids, words, rng) > 150  # synonym candidates were found
+
+
+def candidates_alike(table, reference, words, rng, pairs=300) -> int:
+    """Scores random pairs of ``words`` with two cores' tables, asserting the same results; the candidates found."""
+    found = 0
+    for _ in range(pairs):
         hyp, ref = (tuple(rng.choice(words) for _ in range(rng.randint(0, 12))) for _ in range(2))
-        got = by_index.score_tokens(hyp, ref, -1)
-        assert same_result(got, by_ids.score_tokens(hyp, ref, -1)), (hyp, ref)
-        matched += got[2]
-    assert matched > 150  # synonym candidates were found
+        got = table.score_tokens(hyp, ref, -1)
+        assert same_result(got, reference.score_tokens(hyp, ref, -1)), (hyp, ref)
+        found += got[2]
+    return found
 
 
 @needs_native
@@ -535,13 +540,7 @@ def test_add_tokens_is_add_token_of_each_token():
     assert batched.add_tokens(batch, [stem(w) for w in batch], index, flags) is None
     assert batched.size() == one_by_one.size() == len(words)
     assert [batched.add_token(w, stem(w), index, f) for w, f in zip(batch, flags)] == ids
-    matched = 0
-    for _ in range(300):
-        hyp, ref = (tuple(rng.choice(words) for _ in range(rng.randint(0, 12))) for _ in range(2))
-        got = batched.score_tokens(hyp, ref, -1)
-        assert same_result(got, one_by_one.score_tokens(hyp, ref, -1)), (hyp, ref)
-        matched += got[2]
-    assert matched > 300
+    assert candidates_alike(batched, one_by_one, words, rng) > 300
     without_stems = native_engine.meteor_core.Core(b"\x00\x02", b"\x01\x00", 40, False, Match, None, None)
     without_stems.add_tokens(("walk", "walks"), None, index, (False, False))
     assert without_stems.size() == 2
