@@ -15,8 +15,8 @@ from setuptools import Extension, setup
 # keys are sized to fit; UBSan checks it in the AddressSanitizer test), and under -fwrapv a corpus_score of WMT21
 # zh-en pairs took 324.8k instructions a pair, 297.1k without (benchmarks/bench_instructions.py). -O3 rather than
 # -O2: 2 % fewer instructions a pair (WMT21 and unique references alike), and in 20 alternating runs of the core on
-# WMT21 pairs 4-5 % less CPU time (the median of each run's ratio, in two batches of 10; the code is the same at
-# either level: no flag here lets the compiler change a result)
+# WMT21 pairs 4-5 % less CPU time (the median of each run's ratio, in two batches of 10). The results are the same
+# at either level: no flag here lets the compiler change the arithmetic
 CFLAGS = ["-O3", "-fno-wrapv", "-ffp-contract=off", "-fno-fast-math", "-std=c11"]
 CFLAGS += shlex.split(os.environ.get("METEOR_METRIC_NATIVE_CFLAGS", ""))
 

@@ -520,7 +520,7 @@ def candidates_alike(table, reference, words, rng, pairs=300) -> int:
 def test_add_tokens_is_add_token_of_each_token():
     """add_tokens (how the native engine puts a batch of new tokens in its table, in one call) gives each token the
     id, stem, synsets and function-word flag add_token gives it: the same ids, and the same results on 300 pairs
-    against a table made token by token. A malformed batch is refused, naming what is wrong."""
+    against a table made token by token. A malformed batch is refused, naming what is wrong, and adds no token."""
     from meteor_metric.meteor15.stemmers import get_stemmer
     from meteor_metric.meteor15.synonyms import SynonymTable
 
@@ -551,12 +551,17 @@ def test_add_tokens_is_add_token_of_each_token():
         core.add_tokens(["a", "b"], ["a"], index, [False, False])
     with pytest.raises(TypeError, match="token 1 is a int, not a str"):
         core.add_tokens(["a", 7], None, index, [False, False])
-    with pytest.raises(TypeError, match="stem must be a str or None"):
-        core.add_tokens(["a"], [b"a"], index, [False])
+    with pytest.raises(TypeError, match="stem 1 is a bytes, not a str"):
+        core.add_tokens(["a", "b"], ["a", b"b"], index, [False, False])
     with pytest.raises(TypeError, match="WordNet"):
         core.add_tokens(["a"], None, (1, 2), [False])
+    with pytest.raises(TypeError, match="sequences of str, not a str"):
+        core.add_tokens("ab", None, index, [False, False])
+    with pytest.raises(TypeError, match="sequences of str, not a str"):
+        core.add_tokens(["ab"], "ab", index, [False])
     with pytest.raises(TypeError):
         core.add_tokens(None, None, index, [])
+    assert core.size() == 0
 
 
 def test_the_wordnet_id_text_holds_the_lookups_ids():

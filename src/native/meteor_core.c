@@ -1402,7 +1402,12 @@ static PyObject *core_add_token(Core *core, PyObject *args) {
 static PyObject *core_add_tokens(Core *core, PyObject *args) {
     if (core_ready(core)) return NULL;
     PyObject *tokens, *stems, *wordnet, *flags, *copies[3] = {NULL, NULL, NULL}, *result = NULL;
+    unsigned char *fws = NULL;
     if (!PyArg_ParseTuple(args, "OOO!O:add_tokens", &tokens, &stems, &WordNetType, &wordnet, &flags)) return NULL;
+    if (PyUnicode_Check(tokens) || PyUnicode_Check(stems)) { /* (a str is a sequence: of its characters) */
+        PyErr_SetString(PyExc_TypeError, "add_tokens: the tokens and stems must be sequences of str, not a str");
+        return NULL;
+    }
     if (!(copies[0] = PySequence_Tuple(tokens)) || (stems != Py_None && !(copies[1] = PySequence_Tuple(stems))) ||
         !(copies[2] = PySequence_Tuple(flags)))
         goto done;
@@ -1412,21 +1417,34 @@ static PyObject *core_add_tokens(Core *core, PyObject *args) {
                      "expected)", n, copies[1] ? PyTuple_GET_SIZE(copies[1]) : n, PyTuple_GET_SIZE(copies[2]));
         goto done;
     }
+    /* every item checked (and each flag read) before the first token is added: a malformed batch adds none */
+    if (!(fws = (unsigned char *)malloc((size_t)n + 1))) {
+        PyErr_NoMemory();
+        goto done;
+    }
     for (Py_ssize_t k = 0; k < n; k++) {
         PyObject *token = PyTuple_GET_ITEM(copies[0], k);
-        if (!PyUnicode_Check(token)) {
-            PyErr_Format(PyExc_TypeError, "add_tokens: token %zd is a %.100s, not a str", k, Py_TYPE(token)->tp_name);
+        PyObject *stem = copies[1] ? PyTuple_GET_ITEM(copies[1], k) : Py_None;
+        const int bad_token = !PyUnicode_Check(token);
+        if (bad_token || (stem != Py_None && !PyUnicode_Check(stem))) {
+            PyErr_Format(PyExc_TypeError, "add_tokens: %s %zd is a %.100s, not a str", bad_token ? "token" : "stem", k,
+                         Py_TYPE(bad_token ? token : stem)->tp_name);
             goto done;
         }
         const int fw = PyObject_IsTrue(PyTuple_GET_ITEM(copies[2], k));
         if (fw < 0) goto done;
-        PyObject *id = add_one(core, token, copies[1] ? PyTuple_GET_ITEM(copies[1], k) : Py_None, wordnet, fw);
+        fws[k] = (unsigned char)fw;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *stem = copies[1] ? PyTuple_GET_ITEM(copies[1], k) : Py_None;
+        PyObject *id = add_one(core, PyTuple_GET_ITEM(copies[0], k), stem, wordnet, fws[k]);
         if (!id) goto done;
         Py_DECREF(id);
     }
     result = Py_None;
     Py_INCREF(result);
 done:
+    free(fws);
     for (int k = 0; k < 3; k++) Py_XDECREF(copies[k]);
     return result;
 }
