@@ -553,6 +553,8 @@ def test_add_tokens_is_add_token_of_each_token():
         core.add_tokens(["a", 7], None, index, [False, False])
     with pytest.raises(TypeError, match="stem 1 is a bytes, not a str"):
         core.add_tokens(["a", "b"], ["a", b"b"], index, [False, False])
+    with pytest.raises(TypeError, match="add_token: stem must be a str or None"):
+        core.add_token("a", b"a", index, False)
     with pytest.raises(TypeError, match="WordNet"):
         core.add_tokens(["a"], None, (1, 2), [False])
     with pytest.raises(TypeError, match="sequences of str, not a str"):

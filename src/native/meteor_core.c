@@ -1260,13 +1260,10 @@ static int core_ready(const Core *core) {
  * token's Java hash, UTF-16 length and paraphrase vocabulary id, and its stem's Java hash (0 without a
  * stem: None), are computed here. */
 
-/* add_token's work for one token (a str: checked by the caller): its id, or NULL with an error set. */
+/* add_token's work for one token (a str, its stem a str or None: checked by the caller): its id, or NULL with an
+ * error set. */
 static PyObject *add_one(Core *core, PyObject *token, PyObject *stem_text, PyObject *synsets, int fw) {
     int32_t hash, stem = 0, u16, unused, para_id = -1;
-    if (stem_text != Py_None && !PyUnicode_Check(stem_text)) {
-        PyErr_SetString(PyExc_TypeError, "add_token: stem must be a str or None");
-        return NULL;
-    }
     if (PyUnicode_GET_LENGTH(token) > INT32_MAX) {
         PyErr_SetString(PyExc_ValueError, "add_token: a token of more than 2**31 - 1 characters");
         return NULL;
@@ -1394,6 +1391,10 @@ static PyObject *core_add_token(Core *core, PyObject *args) {
     int fw;
     PyObject *token, *stem_text, *synsets;
     if (!PyArg_ParseTuple(args, "UOOp:add_token", &token, &stem_text, &synsets, &fw)) return NULL;
+    if (stem_text != Py_None && !PyUnicode_Check(stem_text)) {
+        PyErr_SetString(PyExc_TypeError, "add_token: stem must be a str or None");
+        return NULL;
+    }
     return add_one(core, token, stem_text, synsets, fw);
 }
 
