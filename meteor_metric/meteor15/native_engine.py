@@ -255,12 +255,12 @@ class NativeEngine:
         of them: the Python caches do not gain the tokens."""
         core, numbers, fresh = table
         synsets_of, wordnet = self._synsets, self._wordnet
+        stems = self._stems(tokens) if self._stems else None
         flags = self._counter.function_flags_uncached(tokens)
         if wordnet is not None:  # C looks each token up in the index, all in one call
-            core.add_tokens(tokens, self._stems(tokens) if self._stems else None, wordnet, flags)
+            core.add_tokens(tokens, stems, wordnet, flags)
             return
-        stems = self._stems(tokens) if self._stems else repeat(None)
-        for token, stem, flag in zip(tokens, stems, flags):
+        for token, stem, flag in zip(tokens, repeat(None) if stems is None else stems, flags):
             synsets = synsets_of(token) if synsets_of else ()  # (ids: C sorts them and drops repeats)
             if self._numbered:  # each synset's number: the first one given to it (setdefault is atomic; a
                 synsets = list(map(numbers.setdefault, synsets, fresh))  # number drawn and not kept is skipped)
